@@ -1,0 +1,10 @@
+"""Probe: driver (placeholder until implemented)."""
+
+from __future__ import annotations
+
+from envcheck.detect.context import Context
+from envcheck.detect.system import System
+
+
+def probe_driver(system: System, ctx: Context) -> None:
+    """Not implemented yet."""

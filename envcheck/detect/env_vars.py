@@ -1,0 +1,10 @@
+"""Probe: env_vars (placeholder until implemented)."""
+
+from __future__ import annotations
+
+from envcheck.detect.context import Context
+from envcheck.detect.system import System
+
+
+def probe_env_vars(system: System, ctx: Context) -> None:
+    """Not implemented yet."""

@@ -1,0 +1,10 @@
+"""Probe: frameworks (placeholder until implemented)."""
+
+from __future__ import annotations
+
+from envcheck.detect.context import Context
+from envcheck.detect.system import System
+
+
+def probe_frameworks(system: System, ctx: Context) -> None:
+    """Not implemented yet."""

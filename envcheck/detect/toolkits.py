@@ -1,0 +1,10 @@
+"""Probe: toolkits (placeholder until implemented)."""
+
+from __future__ import annotations
+
+from envcheck.detect.context import Context
+from envcheck.detect.system import System
+
+
+def probe_toolkits(system: System, ctx: Context) -> None:
+    """Not implemented yet."""

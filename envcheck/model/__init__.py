@@ -1,0 +1,1 @@
+"""Frozen value types shared by every layer (no I/O)."""

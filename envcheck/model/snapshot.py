@@ -1,0 +1,289 @@
+"""The machine snapshot: one versioned, serialisable description of a GPU stack.
+
+Everything after detection (doctor, plan, check) is a pure function of a
+``Snapshot`` and the matrix. The JSON keys here are a public contract
+(``envcheck/schemas/snapshot-1.schema.json``); unknown facts are ``null``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Optional
+
+from envcheck.model._fields import (
+    STR_MAP,
+    Many,
+    SchemaError,
+    dump_fields,
+    frozen_map,
+    load_fields,
+)
+
+SCHEMA = "envcheck.snapshot/1"
+SCHEMA_PREFIX = "envcheck.snapshot/"
+SCHEMA_VERSION = 1
+
+
+class _Model:
+    """Shared ``to_json``/``from_json`` driven by the class's ``_FIELDS``."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return dump_fields(self)
+
+    @classmethod
+    def from_json(cls, data: Any, path: str = "") -> Any:
+        return load_fields(cls, data, path)
+
+
+@dataclass(frozen=True)
+class Platform(_Model):
+    os: Optional[str] = None
+    """linux, windows or darwin."""
+    arch: Optional[str] = None
+    distro: Optional[str] = None
+    distro_version: Optional[str] = None
+    kernel: Optional[str] = None
+    glibc: Optional[str] = None
+    wsl: Optional[bool] = None
+    container: Optional[str] = None
+    """None, or docker / podman / kubernetes / lxc / containerd / singularity ..."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("os", str),
+        ("arch", str),
+        ("distro", str),
+        ("distro_version", str),
+        ("kernel", str),
+        ("glibc", str),
+        ("wsl", bool),
+        ("container", str),
+    )
+
+
+@dataclass(frozen=True)
+class PythonInfo(_Model):
+    version: Optional[str] = None
+    implementation: Optional[str] = None
+    executable: Optional[str] = None
+    prefix: Optional[str] = None
+    env_kind: Optional[str] = None
+    """venv, conda or system."""
+    conda_env: Optional[str] = None
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("version", str),
+        ("implementation", str),
+        ("executable", str),
+        ("prefix", str),
+        ("env_kind", str),
+        ("conda_env", str),
+    )
+
+
+@dataclass(frozen=True)
+class Driver(_Model):
+    version: Optional[str] = None
+    """The driver version as NVIDIA prints it (raw string, e.g. ``535.104.05``)."""
+    cuda_version: Optional[str] = None
+    """Highest CUDA the driver supports (nvidia-smi's "CUDA Version")."""
+    source: Optional[str] = None
+    """nvml, nvidia-smi, proc or a combination."""
+    kernel_module_version: Optional[str] = None
+    nvml_library_version: Optional[str] = None
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("version", str),
+        ("cuda_version", str),
+        ("source", str),
+        ("kernel_module_version", str),
+        ("nvml_library_version", str),
+    )
+
+
+@dataclass(frozen=True)
+class Gpu(_Model):
+    index: Optional[int] = None
+    name: Optional[str] = None
+    uuid: Optional[str] = None
+    compute_capability: Optional[str] = None
+    architecture: Optional[str] = None
+    memory_total_mib: Optional[int] = None
+    mig_mode: Optional[str] = None
+    pcie_generation: Optional[int] = None
+    pcie_width: Optional[int] = None
+    pcie_max_generation: Optional[int] = None
+    pcie_max_width: Optional[int] = None
+    bus_id: Optional[str] = None
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("index", int),
+        ("name", str),
+        ("uuid", str),
+        ("compute_capability", str),
+        ("architecture", str),
+        ("memory_total_mib", int),
+        ("mig_mode", str),
+        ("pcie_generation", int),
+        ("pcie_width", int),
+        ("pcie_max_generation", int),
+        ("pcie_max_width", int),
+        ("bus_id", str),
+    )
+
+
+@dataclass(frozen=True)
+class CudaToolkit(_Model):
+    version: Optional[str] = None
+    path: Optional[str] = None
+    source: Optional[str] = None
+    """nvcc, version.json, version.txt, conda, pip or CUDA_HOME."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("version", str),
+        ("path", str),
+        ("source", str),
+    )
+
+
+@dataclass(frozen=True)
+class Library(_Model):
+    name: Optional[str] = None
+    """cudnn, cublas, cudart, nccl, nvjitlink, tensorrt, ..."""
+    version: Optional[str] = None
+    path: Optional[str] = None
+    source: Optional[str] = None
+    """system, toolkit, conda, pip or LD_LIBRARY_PATH."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("name", str),
+        ("version", str),
+        ("path", str),
+        ("source", str),
+    )
+
+
+@dataclass(frozen=True)
+class Framework(_Model):
+    name: Optional[str] = None
+    """torch, tensorflow, jax, cupy, onnxruntime, paddle, keras, caffe."""
+    version: Optional[str] = None
+    cuda_version: Optional[str] = None
+    """The CUDA the build was compiled with; None for CPU builds or when unknown."""
+    cudnn_version: Optional[str] = None
+    cpu_only: Optional[bool] = None
+    package: Optional[str] = None
+    """The distribution that provides it (tensorflow-gpu, cupy-cuda12x, ...)."""
+    variant: Optional[str] = None
+    """cpu, cu124, rocm6.2, cuda12 ..."""
+    rocm_version: Optional[str] = None
+    path: Optional[str] = None
+    build: Mapping[str, str] = field(default_factory=frozen_map)
+    """Other build facts read from files (key → value as text)."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("name", str),
+        ("version", str),
+        ("cuda_version", str),
+        ("cudnn_version", str),
+        ("cpu_only", bool),
+        ("package", str),
+        ("variant", str),
+        ("rocm_version", str),
+        ("path", str),
+        ("build", STR_MAP),
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "build", frozen_map(self.build))
+
+
+@dataclass(frozen=True)
+class ProbeError(_Model):
+    probe: Optional[str] = None
+    message: Optional[str] = None
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("probe", str),
+        ("message", str),
+    )
+
+
+@dataclass(frozen=True)
+class Snapshot(_Model):
+    """Everything envcheck knows about one machine and one Python environment."""
+
+    platform: Platform = field(default_factory=Platform)
+    python: PythonInfo = field(default_factory=PythonInfo)
+    driver: Driver = field(default_factory=Driver)
+    gpus: tuple[Gpu, ...] = ()
+    cuda_toolkits: tuple[CudaToolkit, ...] = ()
+    libraries: tuple[Library, ...] = ()
+    packages: Mapping[str, str] = field(default_factory=frozen_map)
+    conda_packages: Mapping[str, str] = field(default_factory=frozen_map)
+    frameworks: tuple[Framework, ...] = ()
+    env: Mapping[str, str] = field(default_factory=frozen_map)
+    errors: tuple[ProbeError, ...] = ()
+    envcheck_version: Optional[str] = None
+    created_at: Optional[str] = None
+    source: Optional[str] = None
+    """Where the snapshot came from: detect, a file, collect_env, flags."""
+
+    _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("platform", Platform),
+        ("python", PythonInfo),
+        ("driver", Driver),
+        ("gpus", Many(Gpu)),
+        ("cuda_toolkits", Many(CudaToolkit)),
+        ("libraries", Many(Library)),
+        ("packages", STR_MAP),
+        ("conda_packages", STR_MAP),
+        ("frameworks", Many(Framework)),
+        ("env", STR_MAP),
+        ("errors", Many(ProbeError)),
+        ("envcheck_version", str),
+        ("created_at", str),
+        ("source", str),
+    )
+
+    def __post_init__(self) -> None:
+        # A frozen dataclass is only shallowly frozen: make mappings read-only.
+        for name in ("packages", "conda_packages", "env"):
+            object.__setattr__(self, name, frozen_map(getattr(self, name)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, **dump_fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Any, path: str = "") -> Snapshot:
+        """Load a snapshot dict; refuses other schemas and newer versions.
+
+        Missing sections load as unknown (``None`` or empty), so hand-written
+        partial snapshots work.
+        """
+        if not isinstance(data, dict):
+            raise SchemaError(path, "a snapshot must be a JSON object")
+        schema = data.get("schema", SCHEMA)
+        if not isinstance(schema, str) or not schema.startswith(SCHEMA_PREFIX):
+            raise SchemaError(
+                "schema", f"not an envcheck snapshot (schema is {schema!r})"
+            )
+        version = schema[len(SCHEMA_PREFIX) :]
+        if not version.isdigit():
+            raise SchemaError("schema", f"unknown snapshot schema {schema!r}")
+        if int(version) > SCHEMA_VERSION:
+            raise SchemaError(
+                "",
+                f"snapshot written by a newer envcheck ({schema}); upgrade envcheck",
+            )
+        # /1 is the only version so far; a /2 reader would migrate /1 here.
+        for required_object in ("platform", "python", "driver"):
+            if data.get(required_object) is None:
+                data = {**data, required_object: {}}
+        return load_fields(cls, data, path)
+
+    def replace(self, **changes: Any) -> Snapshot:
+        return dataclasses.replace(self, **changes)

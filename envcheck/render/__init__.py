@@ -1,0 +1,1 @@
+"""Renderers: turn a frozen result into text, markdown or JSON."""

@@ -1,0 +1,203 @@
+"""Shared fixtures: a fence around the real machine, fake Systems, a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import pytest
+from click.testing import CliRunner
+
+from envcheck.detect.system import CommandResult, System
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+class RealMachineTouched(AssertionError):
+    """A test reached the real machine without going through a fake System."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="Rewrite golden files from the current output (review the git diff).",
+    )
+
+
+@pytest.fixture(autouse=True)
+def fence(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test that runs a subprocess, opens a network connection or NVML.
+
+    Tests that must touch the real machine say so with ``@pytest.mark.real_machine``
+    (subprocesses allowed) or ``@pytest.mark.network`` (loopback sockets allowed).
+    """
+    if "real_machine" not in request.keywords:
+
+        def fail_on_call(*args: Any, **kwargs: Any) -> Any:
+            raise RealMachineTouched(f"subprocess called: {args[:1]!r}")
+
+        monkeypatch.setattr(subprocess, "Popen", fail_on_call)
+        monkeypatch.setattr(subprocess, "run", fail_on_call)
+    if "network" not in request.keywords:
+        real_connect = socket.socket.connect
+
+        def no_connect(self: socket.socket, address: Any) -> Any:
+            if self.family == getattr(socket, "AF_UNIX", None):
+                return real_connect(self, address)
+            raise RealMachineTouched(f"network connection to {address!r}")
+
+        monkeypatch.setattr(socket.socket, "connect", no_connect)
+    try:
+        import pynvml
+    except ImportError:  # pragma: no cover - nvidia-ml-py is a dependency
+        return
+
+    def no_nvml(*args: Any, **kwargs: Any) -> Any:
+        raise RealMachineTouched("pynvml.nvmlInit called on the real machine")
+
+    monkeypatch.setattr(pynvml, "nvmlInit", no_nvml)
+
+
+@pytest.fixture(autouse=True)
+def _isolate_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep tests away from the real user cache/config and colour settings."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
+    monkeypatch.delenv("ENVCHECK_MATRIX", raising=False)
+
+
+class FakeRunner:
+    """Replays recorded command outputs; records every call.
+
+    ``outputs`` maps the command name (argv[0]'s basename) or the whole argv
+    joined by spaces to a CommandResult or to stdout text (exit status 0).
+    Unknown commands are "not found".
+    """
+
+    def __init__(self, outputs: Optional[Mapping[str, Any]] = None) -> None:
+        self.outputs = dict(outputs or {})
+        self.calls: list[tuple[tuple[str, ...], float]] = []
+
+    def __call__(self, argv: Sequence[str], timeout: float) -> CommandResult:
+        argv = tuple(argv)
+        self.calls.append((argv, timeout))
+        name = Path(argv[0]).name if argv else ""
+        for key in (" ".join(argv), name, name.removesuffix(".exe")):
+            if key in self.outputs:
+                value = self.outputs[key]
+                if isinstance(value, CommandResult):
+                    return value
+                return CommandResult(0, str(value), "")
+        return CommandResult(None, error="not found")
+
+
+@pytest.fixture
+def fake_runner() -> Callable[..., FakeRunner]:
+    return FakeRunner
+
+
+def make_system(
+    root: Path,
+    env: Optional[Mapping[str, str]] = None,
+    outputs: Optional[Mapping[str, Any]] = None,
+    platform: str = "linux",
+    machine: str = "x86_64",
+    executables: Optional[Mapping[str, str]] = None,
+) -> System:
+    """A System over a fake root. ``executables`` maps names to machine paths."""
+    exes = dict(executables or {})
+
+    def which(name: str) -> Optional[str]:
+        return exes.get(name)
+
+    return System(
+        root=root,
+        env=dict(env or {}),
+        run=FakeRunner(outputs),
+        platform=platform,
+        machine=machine,
+        which=which if executables is not None else None,
+    )
+
+
+@pytest.fixture
+def fake_system(tmp_path: Path) -> Callable[..., System]:
+    """Build a System over ``tmp_path``; write files with ``write_tree``."""
+
+    def build(**kwargs: Any) -> System:
+        return make_system(tmp_path, **kwargs)
+
+    return build
+
+
+def write_tree(root: Path, files: Mapping[str, str]) -> None:
+    """Create ``files`` (machine path → text) under ``root``."""
+    for rel, text in files.items():
+        path = root / rel.lstrip("/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+class CliResult:
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code = exit_code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.exit_code, self.stdout, self.stderr))
+
+
+def run_cli(*args: str, input: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> CliResult:
+    """Run ``envcheck ARGS`` through main() and return (exit_code, stdout, stderr).
+
+    Hides the click 8.1/8.2 difference: 8.1 mixes stderr into output unless
+    ``mix_stderr=False``; 8.2 removed the parameter and always separates them.
+    """
+    from envcheck.cli import main
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    codes: list[int] = []
+
+    def entry() -> None:
+        codes.append(main(list(args)))
+
+    import click
+
+    cmd = click.Command("envcheck", callback=entry)
+    result = runner.invoke(cmd, [], input=input, env=dict(env or {}), catch_exceptions=False)
+    return CliResult(codes[0] if codes else result.exit_code, result.stdout, result.stderr)
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
+    """Compare text with tests/fixtures/golden/NAME; --update-golden rewrites it."""
+    update = request.config.getoption("--update-golden")
+
+    def check(name: str, actual: str) -> None:
+        path = FIXTURES / "golden" / name
+        if update:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(actual, encoding="utf-8")
+            return
+        assert path.exists(), f"missing golden file {path}; run pytest --update-golden"
+        assert actual == path.read_text(encoding="utf-8")
+
+    return check
