@@ -10,9 +10,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def json_option(f: F) -> F:
-    return click.option(
-        "--json", "as_json", is_flag=True, help="Print machine-readable JSON."
-    )(f)
+    return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(f)
 
 
 def python_option(f: F) -> F:

@@ -31,9 +31,7 @@ class InputError(EnvcheckError):
     Renders as ``path:line: message`` (``path: message`` when the line is unknown).
     """
 
-    def __init__(
-        self, path: Optional[Union[str, Path]], line: Optional[int], message: str
-    ) -> None:
+    def __init__(self, path: Optional[Union[str, Path]], line: Optional[int], message: str) -> None:
         self.path = None if path is None else str(path)
         self.line = line
         self.message = message

@@ -79,16 +79,12 @@ def _load_value(kind: Any, value: Any, path: str) -> Any:
             raise SchemaError(path, f"expected an object, got {_type_name(value)}")
         for k, v in value.items():
             if not isinstance(v, str):
-                raise SchemaError(
-                    f"{path}.{k}", f"expected a string, got {_type_name(v)}"
-                )
+                raise SchemaError(f"{path}.{k}", f"expected a string, got {_type_name(v)}")
         return frozen_map(value)
     if isinstance(kind, Many):
         if not isinstance(value, list):
             raise SchemaError(path, f"expected an array, got {_type_name(value)}")
-        return tuple(
-            _load_value(kind.item, item, f"{path}[{i}]") for i, item in enumerate(value)
-        )
+        return tuple(_load_value(kind.item, item, f"{path}[{i}]") for i, item in enumerate(value))
     # a nested model class
     return kind.from_json(value, path)
 

@@ -268,9 +268,7 @@ class Snapshot(_Model):
             raise SchemaError(path, "a snapshot must be a JSON object")
         schema = data.get("schema", SCHEMA)
         if not isinstance(schema, str) or not schema.startswith(SCHEMA_PREFIX):
-            raise SchemaError(
-                "schema", f"not an envcheck snapshot (schema is {schema!r})"
-            )
+            raise SchemaError("schema", f"not an envcheck snapshot (schema is {schema!r})")
         version = schema[len(SCHEMA_PREFIX) :]
         if not version.isdigit():
             raise SchemaError("schema", f"unknown snapshot schema {schema!r}")

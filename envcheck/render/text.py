@@ -59,7 +59,10 @@ def snapshot_sections(snapshot: Snapshot) -> list[object]:
                 ("Container", p.container or ("no" if p.container is None else None)),
                 ("Python", f"{_v(py.version)} ({_v(py.implementation)})"),
                 ("Interpreter", py.executable),
-                ("Environment", " ".join(x for x in (py.env_kind, py.conda_env) if x) or None),
+                (
+                    "Environment",
+                    " ".join(x for x in (py.env_kind, py.conda_env) if x) or None,
+                ),
             ],
         ),
         _kv_table(
@@ -118,7 +121,14 @@ def snapshot_sections(snapshot: Snapshot) -> list[object]:
                 "Frameworks",
                 ["Name", "Version", "Package", "CUDA", "cuDNN", "CPU only"],
                 [
-                    [f.name, f.version, f.package, f.cuda_version, f.cudnn_version, f.cpu_only]
+                    [
+                        f.name,
+                        f.version,
+                        f.package,
+                        f.cuda_version,
+                        f.cudnn_version,
+                        f.cpu_only,
+                    ]
                     for f in snapshot.frameworks
                 ],
             )

@@ -1,0 +1,66 @@
+"""Helpers shared by the command modules (the CLI edge: detection, output)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+import click
+
+from envcheck.errors import InputError
+
+if TYPE_CHECKING:
+    from envcheck.model.snapshot import Snapshot
+
+
+class Obj:
+    """Options of the top-level group, passed to every command."""
+
+    def __init__(self, color: Optional[bool], debug: bool) -> None:
+        self.color = color
+        self.debug = debug
+
+
+def progress(obj: Obj, message: str) -> Any:
+    """A status spinner on stderr when it is a terminal; a no-op otherwise."""
+    from envcheck.render.console import make_console
+
+    console = make_console(obj.color, stderr=True)
+    if not console.is_terminal:
+        import contextlib
+
+        return contextlib.nullcontext()
+    return console.status(message)
+
+
+def detect_snapshot(obj: Obj, python: Optional[str]) -> Snapshot:
+    from envcheck.detect import detect
+    from envcheck.detect.system import real_system
+
+    with progress(obj, "Detecting the GPU stack..."):
+        return detect(real_system(python_executable=python))
+
+
+def write_output(text: str, output: Optional[str], force: bool = True) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    from pathlib import Path
+
+    path = Path(output)
+    if path.exists() and not force:
+        raise InputError(output, None, "exists; pass --force to overwrite it")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(output, None, exc.strerror or str(exc)) from None
+
+
+def load_or_detect(obj: Obj, snapshot_file: Optional[str], python: Optional[str]) -> Snapshot:
+    """The snapshot a command works on: a file when given, else this machine."""
+    if snapshot_file is not None:
+        if python is not None:
+            raise click.UsageError("--snapshot and --python cannot be used together")
+        from envcheck.snapshot_io import read_snapshot
+
+        return read_snapshot(snapshot_file)
+    return detect_snapshot(obj, python)

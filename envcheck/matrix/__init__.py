@@ -1,0 +1,418 @@
+"""The compatibility matrix: loading (cached) and the query API.
+
+Data lives in ``matrices/*.toml`` (shipped in the wheel as ``envcheck/_matrices``);
+code here only answers questions about it. Queries are pure and return ``None``
+when the matrix does not know.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from envcheck.errors import InputError
+from envcheck.matrix.load import DOMAINS, FRAMEWORK_FILES, matrix_dir_files, read_domain
+from envcheck.matrix.rows import (
+    Architecture,
+    Build,
+    Companion,
+    CudaRelease,
+    CudnnRelease,
+    DriverBranch,
+    ForwardCompat,
+    GpuModel,
+    KerasRelease,
+    MinorCompat,
+    Origin,
+    RetiredArch,
+    ToolkitArchs,
+)
+from envcheck.model.versions import (
+    ComputeCapability,
+    CudaVersion,
+    DriverVersion,
+    parse_compute_capability,
+)
+
+ENV_MATRIX = "ENVCHECK_MATRIX"
+"""``bundled`` forces the shipped data; a directory path uses that directory."""
+
+FRAMEWORKS = (*FRAMEWORK_FILES, "keras")
+
+
+@dataclass(frozen=True)
+class DriverRequirement:
+    """What a CUDA runtime needs from the driver on one OS."""
+
+    cuda: CudaVersion
+    native: Optional[DriverVersion]
+    """Minimum driver of that exact CUDA major.minor (GA) release."""
+    floor: Optional[DriverVersion]
+    """Minor-version compatibility floor of the CUDA major (None: not available)."""
+    caveats: tuple[str, ...]
+    origins: tuple[Origin, ...]
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """All matrix rows, plus where they came from."""
+
+    data_version: str
+    location: str
+    cuda_releases: tuple[CudaRelease, ...] = ()
+    minor_compat: tuple[MinorCompat, ...] = ()
+    forward_compat: tuple[ForwardCompat, ...] = ()
+    toolkit_archs: tuple[ToolkitArchs, ...] = ()
+    architectures: tuple[Architecture, ...] = ()
+    gpus: tuple[GpuModel, ...] = ()
+    cudnn_releases: tuple[CudnnRelease, ...] = ()
+    driver_branches: tuple[DriverBranch, ...] = ()
+    retired_archs: tuple[RetiredArch, ...] = ()
+    builds: Mapping[str, tuple[Build, ...]] = field(default_factory=dict)
+    companions: tuple[Companion, ...] = ()
+    keras_releases: tuple[KerasRelease, ...] = ()
+    file_versions: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def version(self) -> str:
+        """The label reports print: ``schema 1, data YYYY-MM-DD``."""
+        return f"1/{self.data_version}"
+
+    # -- CUDA and drivers ------------------------------------------------------
+
+    def cuda_release(self, cuda: CudaVersion) -> Optional[CudaRelease]:
+        """The first (GA) release row of a CUDA major.minor; None when unknown."""
+        rows = [r for r in self.cuda_releases if r.cuda == cuda]
+        if not rows:
+            return None
+        return min(rows, key=lambda r: _version_key(r.version))
+
+    def known_cuda_versions(self) -> tuple[CudaVersion, ...]:
+        return tuple(sorted({r.cuda for r in self.cuda_releases}))
+
+    def minor_compat_for(self, major: int) -> Optional[MinorCompat]:
+        for row in self.minor_compat:
+            if row.cuda_major == major:
+                return row
+        return None
+
+    def driver_requirement(self, cuda: CudaVersion, os_name: str = "linux") -> DriverRequirement:
+        """Minimum drivers for a CUDA runtime: exact release and minor-compat floor."""
+        windows = os_name == "windows"
+        release = self.cuda_release(cuda)
+        compat = self.minor_compat_for(cuda.major)
+        native = None
+        origins: list[Origin] = []
+        if release is not None:
+            native = release.windows_min_driver if windows else release.linux_min_driver
+            origins.append(release.origin)
+        floor = None
+        caveats: tuple[str, ...] = ()
+        if compat is not None:
+            floor = compat.windows_min_driver if windows else compat.linux_min_driver
+            caveats = compat.not_covered
+            origins.append(compat.origin)
+        return DriverRequirement(cuda, native, floor, caveats, tuple(origins))
+
+    def driver_supports(
+        self, driver: DriverVersion, cuda: CudaVersion, os_name: str = "linux"
+    ) -> Optional[str]:
+        """``native``, ``minor_compat`` or ``no``; None when the matrix cannot tell."""
+        req = self.driver_requirement(cuda, os_name)
+        if req.native is not None and driver.key >= req.native.key:
+            return "native"
+        if req.floor is not None and driver.key >= req.floor.key:
+            return "minor_compat"
+        if req.native is None and req.floor is None:
+            # Unknown CUDA version: compare against what the driver supports natively.
+            top = self.max_cuda_for_driver(driver, os_name)
+            if top is None:
+                return None
+            return "native" if cuda <= top else "no"
+        return "no"
+
+    def max_cuda_for_driver(
+        self, driver: DriverVersion, os_name: str = "linux"
+    ) -> Optional[CudaVersion]:
+        """Highest CUDA major.minor the driver supports natively; None when unknown."""
+        windows = os_name == "windows"
+        best: Optional[CudaVersion] = None
+        for row in self.cuda_releases:
+            need = row.windows_min_driver if windows else row.linux_min_driver
+            if need is not None and driver.key >= need.key and (best is None or row.cuda > best):
+                best = row.cuda
+        branch = self.driver_branch(driver.branch)
+        if branch is not None and (best is None or branch.max_cuda > best):
+            best = branch.max_cuda
+        return best
+
+    def driver_branch(self, branch: int) -> Optional[DriverBranch]:
+        for row in self.driver_branches:
+            if row.branch == branch:
+                return row
+        return None
+
+    def min_driver_for_cuda(
+        self, cuda: CudaVersion, os_name: str = "linux", minor_compat: bool = True
+    ) -> Optional[DriverVersion]:
+        req = self.driver_requirement(cuda, os_name)
+        if minor_compat and req.floor is not None:
+            return req.floor
+        return req.native
+
+    # -- GPUs and architectures ------------------------------------------------
+
+    def gpu(self, name: str) -> Optional[GpuModel]:
+        """Find a GPU model by the name NVML, nvidia-smi or a user spells."""
+        return _gpu_index(self.gpus).lookup(name)
+
+    def architecture_for(self, cc: ComputeCapability) -> Optional[Architecture]:
+        for arch in self.architectures:
+            if cc in arch.compute_capabilities:
+                return arch
+        return None
+
+    def architecture_named(self, name: str) -> Optional[Architecture]:
+        wanted = name.strip().lower()
+        for arch in self.architectures:
+            if arch.name.lower() == wanted:
+                return arch
+        return None
+
+    def retired_arch(self, architecture: str) -> Optional[RetiredArch]:
+        for row in self.retired_archs:
+            if row.architecture.lower() == architecture.lower():
+                return row
+        return None
+
+    def toolkit_archs_for(self, cuda: CudaVersion) -> Optional[ToolkitArchs]:
+        """The nvcc target list in force for a CUDA release (latest row ≤ cuda)."""
+        rows = [r for r in self.toolkit_archs if r.cuda <= cuda]
+        return max(rows, key=lambda r: r.cuda) if rows else None
+
+    # -- cuDNN -----------------------------------------------------------------
+
+    def cudnn_for_cuda(self, cuda: CudaVersion) -> tuple[CudnnRelease, ...]:
+        """cuDNN builds that support a CUDA version, newest first."""
+        out = []
+        for row in self.cudnn_releases:
+            if row.cuda_major != cuda.major:
+                continue
+            if row.cuda_min is not None and cuda < row.cuda_min:
+                continue
+            if row.cuda_max is not None and cuda > row.cuda_max:
+                continue
+            out.append(row)
+        return tuple(sorted(out, key=lambda r: _version_key(r.version), reverse=True))
+
+    # -- frameworks ------------------------------------------------------------
+
+    def framework_builds(self, framework: str) -> tuple[Build, ...]:
+        return self.builds.get(framework, ())
+
+    def builds_for(
+        self,
+        framework: str,
+        version: str,
+        variant: Optional[str] = None,
+        platform: Optional[str] = None,
+    ) -> tuple[Build, ...]:
+        """Builds of one framework release (optionally one variant/platform)."""
+        wanted = _normalise_release(version)
+        out = []
+        for build in self.framework_builds(framework):
+            if not any(_normalise_release(v) == wanted for v in build.versions):
+                continue
+            if variant is not None and build.variant != variant:
+                continue
+            if platform is not None and build.platforms and platform not in build.platforms:
+                continue
+            out.append(build)
+        return tuple(out)
+
+    def releases(self, framework: str) -> tuple[str, ...]:
+        """Every release of a framework in the matrix, oldest first."""
+        seen = {v for b in self.framework_builds(framework) for v in b.versions}
+        return tuple(sorted(seen, key=_version_key))
+
+    def companion(self, torch_version: str) -> Optional[Companion]:
+        wanted = _normalise_release(torch_version)
+        for row in self.companions:
+            if _normalise_release(row.version) == wanted:
+                return row
+        return None
+
+
+def build_runs_on(build: Build, cc: ComputeCapability) -> Optional[bool]:
+    """Whether a build has code for a GPU: SASS of the same major and a lower or
+    equal minor, or PTX of a lower or equal capability (JIT-compiled by the driver).
+    None when the build's architecture list is unknown.
+
+    Source: CUDA C++ Programming Guide, "Binary Compatibility" and "PTX Compatibility"
+    (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility).
+    """
+    if build.cpu_only:
+        return False
+    if build.archs is None:
+        return None
+    if any(a.major == cc.major and a.minor <= cc.minor for a in build.archs):
+        return True
+    return bool(build.ptx and any(p <= cc for p in build.ptx))
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    parts = re.findall(r"\d+", text.split("+")[0])
+    return tuple(int(p) for p in parts)
+
+
+def _normalise_release(version: str) -> str:
+    """``2.5.1+cu124`` → ``2.5.1``; ``2.15`` → ``2.15.0``."""
+    base = version.split("+")[0].strip()
+    parts = base.split(".")
+    while len(parts) < 3 and all(p.isdigit() for p in parts):
+        parts.append("0")
+    return ".".join(parts)
+
+
+# -- GPU name lookup -----------------------------------------------------------
+
+_NOISE_TOKENS = re.compile(
+    r"^(\d+\s*gb|\d+g|hbm\d?e?|pcie|sxm\d?|nvl|nvlink|mxm|oam|laptop|gpu|mobile|max-q|maxq"
+    r"|with|design|generation|edition|graphics|\(tm\)|\(r\))$"
+)
+
+
+def normalise_gpu_name(name: str) -> str:
+    text = name.lower().replace("nvidia", " ")
+    text = re.sub(r"[-_/,]+", " ", text)
+    return " ".join(text.split())
+
+
+class _GpuIndex:
+    def __init__(self, gpus: Iterable[GpuModel]) -> None:
+        self.by_name: dict[str, GpuModel] = {}
+        for gpu in gpus:
+            for spelling in (gpu.name, *gpu.aliases):
+                self.by_name.setdefault(normalise_gpu_name(spelling), gpu)
+
+    def lookup(self, name: str) -> Optional[GpuModel]:
+        key = normalise_gpu_name(name)
+        if not key:
+            return None
+        if key in self.by_name:
+            return self.by_name[key]
+        tokens = key.split()
+        # Drop memory sizes and form factors ("80gb", "hbm3", "sxm2", "pcie").
+        core = [t for t in tokens if not _NOISE_TOKENS.match(t)]
+        for candidate in (
+            core,
+            [t for t in core if t not in ("tesla", "geforce", "quadro")],
+        ):
+            joined = " ".join(candidate)
+            if joined in self.by_name:
+                return self.by_name[joined]
+        # Longest known name that is a whole-token prefix of the query.
+        best: Optional[tuple[int, GpuModel]] = None
+        for known, gpu in self.by_name.items():
+            ktoks = known.split()
+            for candidate in (tokens, core):
+                if candidate[: len(ktoks)] == ktoks and (best is None or len(ktoks) > best[0]):
+                    best = (len(ktoks), gpu)
+        return best[1] if best else None
+
+
+@functools.lru_cache(maxsize=8)
+def _gpu_index(gpus: tuple[GpuModel, ...]) -> _GpuIndex:
+    return _GpuIndex(gpus)
+
+
+# -- loading -------------------------------------------------------------------
+
+
+def bundled_dir() -> Path:
+    """The matrix shipped with envcheck (wheel) or the source checkout's ``matrices/``."""
+    from importlib.resources import files
+
+    packaged = Path(str(files("envcheck"))) / "_matrices"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "matrices"
+
+
+def user_matrix_dir() -> Path:
+    """Where ``envcheck matrix update`` installs a downloaded matrix."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("envcheck")) / "matrix" / "current"
+
+
+def active_matrix_dir(env: Optional[Mapping[str, str]] = None, bundled: bool = False) -> Path:
+    """Choose the matrix directory: ENVCHECK_MATRIX, then an update, then bundled."""
+    env = os.environ if env is None else env
+    choice = env.get(ENV_MATRIX, "").strip()
+    if bundled or choice == "bundled":
+        return bundled_dir()
+    if choice:
+        return Path(choice)
+    updated = user_matrix_dir()
+    if (updated / "cuda_driver.toml").is_file():
+        return updated
+    return bundled_dir()
+
+
+def load_matrix_from(directory: Path) -> Matrix:
+    """Load and validate every domain file in ``directory``."""
+    files = matrix_dir_files(directory)
+    if not files:
+        raise InputError(str(directory), None, "no matrix files (*.toml) found")
+    kinds: dict[str, Any] = {"builds": {}}
+    versions: dict[str, str] = {}
+    for domain in DOMAINS:
+        path = files.get(domain)
+        if path is None:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(str(path), None, f"cannot read matrix file: {exc}") from None
+        data_version, rows = read_domain(domain, text, str(path))
+        versions[domain] = data_version
+        if "builds" in rows:
+            kinds["builds"][domain] = tuple(rows.pop("builds"))
+        for key, value in rows.items():
+            kinds[key] = tuple(value)
+    matrix = Matrix(
+        data_version=max(versions.values()),
+        location=str(directory),
+        file_versions=versions,
+        **kinds,
+    )
+    from envcheck.matrix.validate import check_invariants
+
+    check_invariants(matrix)
+    return matrix
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(directory: str) -> Matrix:
+    return load_matrix_from(Path(directory))
+
+
+def load_matrix(directory: Optional[Path] = None, bundled: bool = False) -> Matrix:
+    """The active matrix (cached per directory)."""
+    target = directory if directory is not None else active_matrix_dir(bundled=bundled)
+    return _load_cached(str(target))
+
+
+def clear_cache() -> None:
+    _load_cached.cache_clear()
+    _gpu_index.cache_clear()
+
+
+def cc_of(text: str) -> Optional[ComputeCapability]:
+    return parse_compute_capability(text)

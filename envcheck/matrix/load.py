@@ -1,0 +1,497 @@
+"""Load the matrix TOML files into frozen rows, validating as we go.
+
+A malformed or inconsistent file raises ``InputError`` naming the file, the line
+of the offending row and the field. TOML syntax errors carry the parser's line.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Callable, Optional, TypeVar
+
+from envcheck.errors import InputError
+from envcheck.matrix.rows import (
+    Architecture,
+    Build,
+    Companion,
+    CudaRelease,
+    CudnnRelease,
+    DriverBranch,
+    ForwardCompat,
+    GpuModel,
+    KerasRelease,
+    MinorCompat,
+    Origin,
+    RetiredArch,
+    ToolkitArchs,
+)
+from envcheck.model.versions import (
+    ComputeCapability,
+    CudaVersion,
+    DriverVersion,
+    parse_compute_capability,
+    parse_cuda_version,
+    parse_driver_version,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.9/3.10 only
+    import tomli as tomllib
+
+SCHEMA_VERSION = 1
+FRAMEWORK_FILES = ("torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle")
+DOMAINS = (
+    "cuda_driver",
+    "cuda_arch",
+    "gpus",
+    "cudnn",
+    "driver_branches",
+    *FRAMEWORK_FILES,
+    "keras",
+)
+_COMMON = {"source", "verified", "note"}
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_LINE_RE = re.compile(r"line (\d+)")
+T = TypeVar("T")
+
+
+class RowReader:
+    """Typed access to one TOML row; every failure names file, line and field."""
+
+    def __init__(self, file: str, table: str, index: int, line: int, data: Any) -> None:
+        self.file = file
+        self.table = table
+        self.index = index
+        self.line = line
+        if not isinstance(data, dict):
+            self.fail(None, "must be a table")
+        self.data: dict[str, Any] = data
+        self.used: set[str] = set(_COMMON)
+
+    def fail(self, key: Optional[str], message: str) -> InputError:
+        where = f"[[{self.table}]] #{self.index + 1}"
+        if key:
+            where += f" field '{key}'"
+        raise InputError(self.file, self.line, f"{where}: {message}")
+
+    def _get(self, key: str, required: bool) -> Any:
+        self.used.add(key)
+        value = self.data.get(key)
+        if value is None and required:
+            self.fail(key, "is required")
+        return value
+
+    def string(self, key: str, required: bool = True) -> Any:
+        value = self._get(key, required)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            self.fail(key, f"expected a non-empty string, got {value!r}")
+        return value
+
+    def boolean(self, key: str, required: bool = False) -> Optional[bool]:
+        value = self._get(key, required)
+        if value is not None and not isinstance(value, bool):
+            self.fail(key, f"expected true or false, got {value!r}")
+        return None if value is None else bool(value)
+
+    def integer(self, key: str, required: bool = True) -> Any:
+        value = self._get(key, required)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            self.fail(key, f"expected an integer, got {value!r}")
+        return value
+
+    def number(self, key: str) -> Optional[float]:
+        value = self._get(key, False)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            self.fail(key, f"expected a number, got {value!r}")
+        return None if value is None else float(value)
+
+    def strings(self, key: str, required: bool = False) -> tuple[str, ...]:
+        value = self._get(key, required)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(key, f"expected a list of strings, got {value!r}")
+        return tuple(value)
+
+    def driver(self, key: str, required: bool = False) -> Optional[DriverVersion]:
+        raw = self.string(key, required)
+        if raw is None:
+            return None
+        parsed = parse_driver_version(raw)
+        if parsed is None:
+            self.fail(key, f"expected a driver version like '535.104.05', got {raw!r}")
+        return parsed
+
+    def cuda(self, key: str, required: bool = False) -> Optional[CudaVersion]:
+        raw = self.string(key, required)
+        if raw is None:
+            return None
+        if not re.match(r"^\d{1,2}\.\d{1,2}(\.\d+)?$", raw):
+            self.fail(key, f"expected a CUDA version like '12.4', got {raw!r}")
+        return parse_cuda_version(raw)
+
+    def ccs(self, key: str, required: bool = False) -> tuple[ComputeCapability, ...]:
+        out = []
+        for raw in self.strings(key, required):
+            if not re.match(r"^\d{1,2}\.\d$", raw):
+                self.fail(key, f"expected compute capabilities like '8.9', got {raw!r}")
+            cc = parse_compute_capability(raw)
+            assert cc is not None
+            out.append(cc)
+        return tuple(out)
+
+    def python_versions(self, key: str, required: bool = False) -> tuple[str, ...]:
+        values = self.strings(key, required)
+        for raw in values:
+            if not re.match(r"^3\.\d{1,2}$|^2\.7$", raw):
+                self.fail(key, f"expected Python versions like '3.11', got {raw!r}")
+        return values
+
+    def origin(self) -> Origin:
+        source = self.string("source")
+        if not re.match(r"^https?://", source):
+            self.fail("source", f"must be an http(s) URL, got {source!r}")
+        verified = self.boolean("verified", required=True)
+        assert verified is not None
+        note = self.string("note", required=False)
+        return Origin(source, verified, self.file, self.line, note)
+
+    def finish(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            self.fail(unknown[0], "unknown field (typo?)")
+
+
+def _table_lines(text: str, table: str) -> list[int]:
+    """Line numbers of each ``[[table]]`` header, in order."""
+    pattern = re.compile(r"^\s*\[\[\s*" + re.escape(table) + r"\s*\]\]", re.MULTILINE)
+    return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
+
+
+def _rows(
+    file: str,
+    text: str,
+    doc: Mapping[str, Any],
+    table: str,
+    build: Callable[[RowReader], T],
+) -> list[T]:
+    items = doc.get(table, [])
+    if not isinstance(items, list):
+        raise InputError(file, None, f"'{table}' must be an array of tables ([[{table}]])")
+    lines = _table_lines(text, table)
+    out = []
+    for i, item in enumerate(items):
+        line = lines[i] if i < len(lines) else 1
+        row = RowReader(file, table, i, line, item)
+        out.append(build(row))
+        row.finish()
+    return out
+
+
+def parse_toml(text: str, file: str) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes ``file:line: message``."""
+    try:
+        doc: dict[str, Any] = tomllib.loads(text)
+        return doc
+    except tomllib.TOMLDecodeError as exc:
+        # lineno exists only on Python 3.14+ / tomli 2.1+; older versions put
+        # "(at line N, column M)" in the message.
+        line = getattr(exc, "lineno", None)
+        message = getattr(exc, "msg", None) or str(exc)
+        if line is None:
+            m = _LINE_RE.search(str(exc))
+            line = int(m.group(1)) if m else None
+            message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise InputError(file, line, f"invalid TOML: {message}") from None
+
+
+def check_header(doc: Mapping[str, Any], file: str) -> str:
+    """Validate ``schema_version``/``data_version``; returns the data version."""
+    version = doc.get("schema_version")
+    if version is None:
+        raise InputError(file, 1, "missing schema_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise InputError(file, 1, f"schema_version must be an integer, got {version!r}")
+    if version > SCHEMA_VERSION:
+        raise InputError(
+            file,
+            1,
+            f"matrix schema_version {version} is newer than this envcheck; upgrade",
+        )
+    data_version = doc.get("data_version")
+    if not isinstance(data_version, str) or not _DATE_RE.match(data_version):
+        raise InputError(file, 1, f"data_version must be a date 'YYYY-MM-DD', got {data_version!r}")
+    return data_version
+
+
+def _unknown_tables(doc: Mapping[str, Any], file: str, text: str, known: Iterable[str]) -> None:
+    allowed = {"schema_version", "data_version", *known}
+    for key in doc:
+        if key not in allowed:
+            lines = _table_lines(text, key)
+            raise InputError(file, lines[0] if lines else None, f"unknown table '{key}'")
+
+
+def read_cuda_driver(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def release(r: RowReader) -> CudaRelease:
+        version = r.string("version")
+        cuda = r.cuda("version", required=True)
+        assert cuda is not None
+        return CudaRelease(
+            version=version,
+            cuda=cuda,
+            label=r.string("label", required=False),
+            linux_min_driver=r.driver("linux_min_driver"),
+            windows_min_driver=r.driver("windows_min_driver"),
+            origin=r.origin(),
+        )
+
+    def minor(r: RowReader) -> MinorCompat:
+        return MinorCompat(
+            cuda_major=r.integer("cuda_major"),
+            linux_min_driver=r.driver("linux_min_driver"),
+            windows_min_driver=r.driver("windows_min_driver"),
+            not_covered=r.strings("not_covered"),
+            origin=r.origin(),
+        )
+
+    def forward(r: RowReader) -> ForwardCompat:
+        return ForwardCompat(
+            cuda_major=r.integer("cuda_major"),
+            gpus=r.string("gpus", required=False),
+            notes=r.string("notes", required=False),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("release", "minor_compat", "forward_compat"))
+    return {
+        "cuda_releases": _rows(file, text, doc, "release", release),
+        "minor_compat": _rows(file, text, doc, "minor_compat", minor),
+        "forward_compat": _rows(file, text, doc, "forward_compat", forward),
+    }
+
+
+def read_cuda_arch(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def toolkit(r: RowReader) -> ToolkitArchs:
+        cuda = r.cuda("cuda", required=True)
+        assert cuda is not None
+        return ToolkitArchs(
+            cuda=cuda,
+            compute_capabilities=r.ccs("compute_capabilities", required=True),
+            deprecated=r.ccs("deprecated"),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("toolkit",))
+    return {"toolkit_archs": _rows(file, text, doc, "toolkit", toolkit)}
+
+
+def read_gpus(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def arch(r: RowReader) -> Architecture:
+        return Architecture(
+            name=r.string("name"),
+            compute_capabilities=r.ccs("compute_capabilities", required=True),
+            tensor_cores=r.boolean("tensor_cores"),
+            bf16=r.boolean("bf16"),
+            tf32=r.boolean("tf32"),
+            fp8=r.boolean("fp8"),
+            fp16_fast=r.boolean("fp16_fast"),
+            last_driver_branch=r.string("last_driver_branch", required=False),
+            origin=r.origin(),
+        )
+
+    def gpu(r: RowReader) -> GpuModel:
+        raw_cc = r.string("compute_capability")
+        cc = parse_compute_capability(raw_cc)
+        if cc is None or not re.match(r"^\d{1,2}\.\d$", raw_cc):
+            r.fail("compute_capability", f"expected e.g. '8.9', got {raw_cc!r}")
+        assert cc is not None
+        return GpuModel(
+            name=r.string("name"),
+            compute_capability=cc,
+            architecture=r.string("architecture"),
+            segment=r.string("segment", required=False),
+            aliases=r.strings("aliases"),
+            memory_gib=r.number("memory_gib"),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("architecture", "gpu"))
+    return {
+        "architectures": _rows(file, text, doc, "architecture", arch),
+        "gpus": _rows(file, text, doc, "gpu", gpu),
+    }
+
+
+def read_cudnn(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def release(r: RowReader) -> CudnnRelease:
+        version = r.string("version")
+        if not re.match(r"^\d+\.\d+(\.\d+){0,2}$", version):
+            r.fail("version", f"expected a cuDNN version like '8.9.7', got {version!r}")
+        return CudnnRelease(
+            version=version,
+            cuda_major=r.integer("cuda_major"),
+            cuda_min=r.cuda("cuda_min"),
+            cuda_max=r.cuda("cuda_max"),
+            linux_min_driver=r.driver("linux_min_driver"),
+            windows_min_driver=r.driver("windows_min_driver"),
+            compute_capabilities=r.ccs("compute_capabilities"),
+            os=r.strings("os"),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("release",))
+    return {"cudnn_releases": _rows(file, text, doc, "release", release)}
+
+
+def read_driver_branches(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def branch(r: RowReader) -> DriverBranch:
+        raw = r.string("branch")
+        if not raw.isdigit():
+            r.fail("branch", f"expected a branch number like '535', got {raw!r}")
+        cuda = r.cuda("max_cuda", required=True)
+        assert cuda is not None
+        return DriverBranch(branch=int(raw), max_cuda=cuda, origin=r.origin())
+
+    def retired(r: RowReader) -> RetiredArch:
+        raw = r.string("last_branch")
+        if not raw.isdigit():
+            r.fail("last_branch", f"expected a branch number like '470', got {raw!r}")
+        return RetiredArch(
+            architecture=r.string("architecture"),
+            last_branch=int(raw),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("branch", "retired"))
+    return {
+        "driver_branches": _rows(file, text, doc, "branch", branch),
+        "retired_archs": _rows(file, text, doc, "retired", retired),
+    }
+
+
+def _check_version(r: RowReader, key: str, raw: str) -> None:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        Version(raw)
+    except InvalidVersion:
+        r.fail(key, f"{raw!r} is not a valid version")
+
+
+def read_framework(
+    name: str,
+) -> Callable[[str, str, Mapping[str, Any]], dict[str, Any]]:
+    def read(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+        def build(r: RowReader) -> Build:
+            versions = r.strings("versions", required=True)
+            if not versions:
+                r.fail("versions", "must not be empty")
+            for v in versions:
+                _check_version(r, "versions", v)
+            archs = r.ccs("archs") if "archs" in r.data else None
+            ptx = r.ccs("ptx") if "ptx" in r.data else None
+            platforms = r.strings("platforms")
+            for p in platforms:
+                if p not in PLATFORMS:
+                    r.fail(
+                        "platforms",
+                        f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})",
+                    )
+            return Build(
+                framework=name,
+                versions=versions,
+                variant=r.string("variant"),
+                package=r.string("package"),
+                extra=r.string("extra", required=False),
+                cuda=r.cuda("cuda"),
+                cudnn=r.string("cudnn", required=False),
+                bundles_cuda=r.boolean("bundles_cuda"),
+                python=r.python_versions("python"),
+                platforms=platforms,
+                archs=archs,
+                ptx=ptx,
+                index_url=r.string("index_url", required=False),
+                pypi_default=r.boolean("pypi_default"),
+                origin=r.origin(),
+            )
+
+        def companion(r: RowReader) -> Companion:
+            version = r.string("version")
+            _check_version(r, "version", version)
+            return Companion(
+                version=version,
+                torchvision=r.string("torchvision", required=False),
+                torchaudio=r.string("torchaudio", required=False),
+                origin=r.origin(),
+            )
+
+        tables = ("build", "companion") if name == "torch" else ("build",)
+        _unknown_tables(doc, file, text, tables)
+        out: dict[str, Any] = {"builds": _rows(file, text, doc, "build", build)}
+        if name == "torch":
+            out["companions"] = _rows(file, text, doc, "companion", companion)
+        return out
+
+    return read
+
+
+def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def release(r: RowReader) -> KerasRelease:
+        versions = r.strings("versions", required=True)
+        for v in versions:
+            _check_version(r, "versions", v)
+        spec = r.string("tensorflow", required=False)
+        if spec is not None:
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(spec)
+            except InvalidSpecifier:
+                r.fail("tensorflow", f"{spec!r} is not a PEP 440 specifier")
+        return KerasRelease(
+            versions=versions,
+            tensorflow=spec,
+            backends=r.strings("backends"),
+            python=r.python_versions("python"),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("release",))
+    return {"keras_releases": _rows(file, text, doc, "release", release)}
+
+
+PLATFORMS = (
+    "linux-x86_64",
+    "linux-aarch64",
+    "linux-ppc64le",
+    "windows-x86_64",
+    "macos-arm64",
+    "macos-x86_64",
+)
+
+READERS: dict[str, Callable[[str, str, Mapping[str, Any]], dict[str, Any]]] = {
+    "cuda_driver": read_cuda_driver,
+    "cuda_arch": read_cuda_arch,
+    "gpus": read_gpus,
+    "cudnn": read_cudnn,
+    "driver_branches": read_driver_branches,
+    **{name: read_framework(name) for name in FRAMEWORK_FILES},
+    "keras": read_keras,
+}
+
+
+def read_domain(domain: str, text: str, file: str) -> tuple[str, dict[str, Any]]:
+    """Parse and validate one domain file; returns (data_version, rows by kind)."""
+    doc = parse_toml(text, file)
+    data_version = check_header(doc, file)
+    return data_version, READERS[domain](file, text, doc)
+
+
+def matrix_dir_files(directory: Path) -> dict[str, Path]:
+    """The domain files present in a matrix directory."""
+    return {d: directory / f"{d}.toml" for d in DOMAINS if (directory / f"{d}.toml").is_file()}

@@ -1,0 +1,157 @@
+"""Frozen row types of the compatibility matrix.
+
+Every row carries where it came from (``source`` URL, ``verified``) and where it
+is written (``file``, ``line``) so reports can cite it and errors can point at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from envcheck.model.versions import ComputeCapability, CudaVersion, DriverVersion
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Provenance of a matrix fact."""
+
+    source: str
+    verified: bool
+    file: str
+    line: int
+    note: Optional[str] = None
+
+    def cite(self) -> str:
+        mark = "" if self.verified else " (unverified)"
+        return f"{self.source}{mark}"
+
+
+@dataclass(frozen=True)
+class CudaRelease:
+    version: str
+    cuda: CudaVersion
+    label: Optional[str]
+    linux_min_driver: Optional[DriverVersion]
+    windows_min_driver: Optional[DriverVersion]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class MinorCompat:
+    cuda_major: int
+    linux_min_driver: Optional[DriverVersion]
+    windows_min_driver: Optional[DriverVersion]
+    not_covered: tuple[str, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class ForwardCompat:
+    cuda_major: int
+    gpus: Optional[str]
+    notes: Optional[str]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class ToolkitArchs:
+    cuda: CudaVersion
+    compute_capabilities: tuple[ComputeCapability, ...]
+    deprecated: tuple[ComputeCapability, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Architecture:
+    name: str
+    compute_capabilities: tuple[ComputeCapability, ...]
+    tensor_cores: Optional[bool]
+    bf16: Optional[bool]
+    tf32: Optional[bool]
+    fp8: Optional[bool]
+    fp16_fast: Optional[bool]
+    last_driver_branch: Optional[str]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class GpuModel:
+    name: str
+    compute_capability: ComputeCapability
+    architecture: str
+    segment: Optional[str]
+    aliases: tuple[str, ...]
+    memory_gib: Optional[float]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CudnnRelease:
+    version: str
+    cuda_major: int
+    cuda_min: Optional[CudaVersion]
+    cuda_max: Optional[CudaVersion]
+    linux_min_driver: Optional[DriverVersion]
+    windows_min_driver: Optional[DriverVersion]
+    compute_capabilities: tuple[ComputeCapability, ...]
+    os: tuple[str, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class DriverBranch:
+    branch: int
+    max_cuda: CudaVersion
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class RetiredArch:
+    architecture: str
+    last_branch: int
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Build:
+    """One framework build variant shared by one or more releases."""
+
+    framework: str
+    versions: tuple[str, ...]
+    variant: str
+    package: str
+    extra: Optional[str]
+    cuda: Optional[CudaVersion]
+    cudnn: Optional[str]
+    bundles_cuda: Optional[bool]
+    python: tuple[str, ...]
+    platforms: tuple[str, ...]
+    archs: Optional[tuple[ComputeCapability, ...]]
+    """SASS compiled in; None when unknown."""
+    ptx: Optional[tuple[ComputeCapability, ...]]
+    index_url: Optional[str]
+    pypi_default: Optional[bool]
+    origin: Origin
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.cuda is None and not self.variant.startswith("rocm")
+
+
+@dataclass(frozen=True)
+class Companion:
+    version: str
+    torchvision: Optional[str]
+    torchaudio: Optional[str]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class KerasRelease:
+    versions: tuple[str, ...]
+    tensorflow: Optional[str]
+    """PEP 440 specifier of the TensorFlow it needs (Keras 2.x)."""
+    backends: tuple[str, ...]
+    python: tuple[str, ...]
+    origin: Origin
