@@ -1,0 +1,125 @@
+"""The machine a plan or check is for: from a snapshot or from command-line flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from envcheck.model.versions import (
+    ComputeCapability,
+    DriverVersion,
+    parse_compute_capability,
+    parse_driver_version,
+)
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+OS_NAMES = ("linux", "windows", "wsl", "macos")
+ARCHES = ("x86_64", "aarch64")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a framework build must run on. Unknown facts are None (not checked)."""
+
+    os: Optional[str] = None
+    """linux, windows, wsl or macos."""
+    arch: Optional[str] = None
+    """x86_64 or aarch64."""
+    driver: Optional[DriverVersion] = None
+    gpus: tuple[ComputeCapability, ...] = ()
+    gpu_names: tuple[str, ...] = ()
+    python: Optional[str] = None
+    """``3.11``"""
+
+    @property
+    def platform(self) -> Optional[str]:
+        """The build platform tag (``linux-x86_64``); WSL2 runs Linux wheels."""
+        if self.os is None:
+            return None
+        arch = self.arch or "x86_64"
+        if self.os in ("linux", "wsl"):
+            return f"linux-{arch}"
+        if self.os == "windows":
+            return "windows-x86_64"
+        return f"macos-{'arm64' if arch in ('aarch64', 'arm64') else 'x86_64'}"
+
+    @property
+    def driver_os(self) -> str:
+        """Which driver table applies: under WSL2 the driver is the Windows one."""
+        return "windows" if self.os in ("windows", "wsl") else "linux"
+
+    def describe(self) -> str:
+        parts = []
+        if self.os:
+            parts.append(self.os + (f"/{self.arch}" if self.arch else ""))
+        if self.driver:
+            parts.append(f"driver {self.driver.raw}")
+        if self.gpu_names:
+            parts.append(", ".join(self.gpu_names))
+        elif self.gpus:
+            parts.append(", ".join(f"sm_{c.major}{c.minor}" for c in self.gpus))
+        if self.python:
+            parts.append(f"Python {self.python}")
+        return "; ".join(parts) or "an unspecified machine"
+
+
+def target_from_snapshot(snapshot: Snapshot) -> Target:
+    """The target described by a snapshot's platform, driver, GPUs and Python."""
+    p = snapshot.platform
+    os_name: Optional[str] = None
+    if p.os == "linux":
+        os_name = "wsl" if p.wsl else "linux"
+    elif p.os == "windows":
+        os_name = "windows"
+    elif p.os == "darwin":
+        os_name = "macos"
+    arch = normalise_arch(p.arch)
+    ccs = []
+    names = []
+    for g in snapshot.gpus:
+        cc = parse_compute_capability(g.compute_capability)
+        if cc is not None:
+            ccs.append(cc)
+        if g.name:
+            names.append(g.name)
+    python = None
+    if snapshot.python.version:
+        python = ".".join(snapshot.python.version.split(".")[:2])
+    return Target(
+        os=os_name,
+        arch=arch,
+        driver=parse_driver_version(snapshot.driver.version),
+        gpus=tuple(dict.fromkeys(ccs)),
+        gpu_names=tuple(names),
+        python=python,
+    )
+
+
+def normalise_arch(arch: Optional[str]) -> Optional[str]:
+    if not arch:
+        return None
+    a = arch.lower()
+    if a in ("x86_64", "amd64", "x64"):
+        return "x86_64"
+    if a in ("aarch64", "arm64"):
+        return "aarch64"
+    return a
+
+
+def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[str]]:
+    """``sm_89``, ``8.9`` or a product name → (compute capability, display name).
+
+    Raises ValueError with a helpful message when the GPU is unknown.
+    """
+    cc = parse_compute_capability(text)
+    if cc is not None:
+        return cc, None
+    model = matrix.gpu(text)
+    if model is None:
+        raise ValueError(
+            f"unknown GPU {text!r}: give its compute capability instead (e.g. --gpu sm_89)"
+        )
+    return model.compute_capability, model.name
