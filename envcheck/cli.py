@@ -51,9 +51,10 @@ def cli(ctx: click.Context, color: Optional[bool], debug: bool) -> None:
 
 
 def _register() -> None:
-    from envcheck.commands import detect
+    from envcheck.commands import detect, doctor
 
     cli.add_command(detect.detect)
+    cli.add_command(doctor.doctor)
 
 
 _register()

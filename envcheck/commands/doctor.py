@@ -1,0 +1,113 @@
+"""`envcheck doctor`: detect (or load) a snapshot, run every rule, report."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import click
+
+from envcheck.cli_options import json_option, python_option, redact_option, snapshot_option
+from envcheck.commands._common import Obj, load_or_detect
+from envcheck.errors import ExitCode
+
+
+@click.command()
+@json_option
+@click.option("--markdown", is_flag=True, help="Print a markdown report for an issue.")
+@snapshot_option
+@click.option(
+    "--from-collect-env",
+    "collect_env_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Diagnose the text printed by `python -m torch.utils.collect_env`.",
+)
+@python_option
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Also run GPU smoke tests in each installed framework (slow; uses the GPU).",
+)
+@click.option(
+    "--deep-timeout",
+    type=click.FloatRange(1, 3600),
+    default=180.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time limit of each framework's smoke test.",
+)
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@redact_option
+@click.pass_obj
+def doctor(
+    obj: Obj,
+    as_json: bool,
+    markdown: bool,
+    snapshot_file: Optional[str],
+    collect_env_file: Optional[str],
+    python: Optional[str],
+    deep: bool,
+    deep_timeout: float,
+    strict: bool,
+    redact: bool,
+) -> int:
+    """Diagnose the GPU stack: driver, GPUs, CUDA, cuDNN and framework builds.
+
+    \b
+    Exit codes: 0 no errors; 1 errors found (warnings too with --strict);
+    2 usage error, unreadable input or internal failure.
+    """
+    if as_json and markdown:
+        raise click.UsageError("--json and --markdown cannot be used together")
+    if collect_env_file is not None:
+        if snapshot_file is not None or python is not None:
+            raise click.UsageError("--from-collect-env excludes --snapshot and --python")
+        from envcheck.collect_env import parse_collect_env
+        from envcheck.snapshot_io import read_text_file
+
+        text = read_text_file(collect_env_file, "collect_env output")
+        snapshot = parse_collect_env(text, collect_env_file)
+    else:
+        snapshot = load_or_detect(obj, snapshot_file, python)
+    if redact:
+        from envcheck.snapshot_io import redact_snapshot
+
+        snapshot = redact_snapshot(snapshot)
+
+    from envcheck.doctor import diagnose
+    from envcheck.matrix import load_matrix
+
+    matrix = load_matrix()
+    report = diagnose(snapshot, matrix)
+    if deep:
+        if snapshot_file is not None or collect_env_file is not None:
+            raise click.UsageError("--deep runs on this machine; it excludes --snapshot")
+        from envcheck.commands._common import progress
+        from envcheck.deep import deep_findings, run_deep
+
+        with progress(obj, "Running GPU smoke tests...") as status:
+
+            def tell(framework: str) -> None:
+                if status is not None and hasattr(status, "update"):
+                    status.update(f"Running GPU smoke test: {framework}...")
+
+            results = run_deep(snapshot, python=python, timeout=deep_timeout, on_start=tell)
+        report = diagnose(snapshot, matrix, extra=deep_findings(results, snapshot, matrix))
+        from dataclasses import replace
+
+        report = replace(report, deep=tuple(r.to_json() for r in results))
+
+    if as_json:
+        import json
+
+        click.echo(json.dumps(report.to_json(), indent=2))
+    elif markdown:
+        from envcheck.render.report import render_report_markdown
+
+        click.echo(render_report_markdown(report), nl=False)
+    else:
+        from envcheck.render.console import make_console
+        from envcheck.render.report import render_report_text
+
+        render_report_text(report, make_console(obj.color))
+    return ExitCode.PROBLEMS if report.failed(strict) else ExitCode.OK

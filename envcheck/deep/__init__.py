@@ -1,0 +1,230 @@
+"""``doctor --deep``: GPU smoke tests in child processes of the target interpreter.
+
+Each framework runs in its own child (a crash or a hang inside the driver only
+takes that child down) with a time limit, as conda runs ``cuInit`` in a spawned
+process. Results come back as JSON and are judged here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from envcheck.model.finding import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from envcheck.detect.system import CommandResult
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+SMOKE_SCRIPT = Path(__file__).with_name("_smoke.py")
+DEEP_FRAMEWORKS = ("torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle")
+
+DEEP_FAILED = "deep-smoke-failed"
+DEEP_TIMEOUT = "deep-timeout"
+NO_ACCELERATION = "deep-no-acceleration"
+H2D_BANDWIDTH_LOW = "deep-h2d-bandwidth-low"
+
+# Usable PCIe bandwidth per lane and direction in GB/s after line encoding
+# (8b/10b for Gen1-2, 128b/130b for Gen3-5, FLIT for Gen6), from the PCI-SIG
+# specification summaries (https://pcisig.com/specifications).
+PCIE_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+
+
+@dataclass(frozen=True)
+class DeepResult:
+    framework: str
+    ok: bool
+    checks: tuple[Mapping[str, Any], ...] = ()
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    devices: tuple[Mapping[str, Any], ...] = ()
+    error: Optional[str] = None
+    output_tail: str = ""
+    timed_out: bool = False
+    seconds: Optional[float] = None
+
+    @property
+    def summary(self) -> str:
+        if self.timed_out:
+            return "timed out"
+        if self.error:
+            return self.error.splitlines()[0][:200]
+        done = [c.get("detail") or c.get("name") for c in self.checks if c.get("ok")]
+        failed = [c.get("name") for c in self.checks if not c.get("ok")]
+        if failed:
+            return "failed: " + ", ".join(str(f) for f in failed)
+        return "; ".join(str(d) for d in done[-3:])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "framework": self.framework,
+            "ok": self.ok,
+            "summary": self.summary,
+            "checks": [dict(c) for c in self.checks],
+            "metrics": dict(self.metrics),
+            "devices": [dict(d) for d in self.devices],
+            "error": self.error,
+            "timed_out": self.timed_out,
+            "seconds": self.seconds,
+        }
+
+
+def parse_smoke_output(framework: str, result: CommandResult) -> DeepResult:
+    """Turn a child's output into a DeepResult; never raises."""
+    tail = (result.stderr or "")[-4000:]
+    if result.timed_out:
+        return DeepResult(framework, False, error="timed out", output_tail=tail, timed_out=True)
+    data: Any = None
+    for line in reversed((result.stdout or "").splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                data = None
+            break
+    if not isinstance(data, dict):
+        if result.returncode is not None and result.returncode < 0:
+            why = f"crashed with signal {-result.returncode}"
+        elif result.error:
+            why = result.error
+        else:
+            why = f"exited with status {result.returncode} without a result"
+        return DeepResult(framework, False, error=why, output_tail=tail)
+    checks = tuple(c for c in data.get("checks", []) if isinstance(c, dict))
+    raw_metrics = data.get("metrics")
+    metrics: dict[str, Any] = raw_metrics if isinstance(raw_metrics, dict) else {}
+    error = data.get("error")
+    if error and data.get("traceback"):
+        tail = str(data["traceback"]) + "\n" + tail
+    return DeepResult(
+        framework=framework,
+        ok=bool(data.get("ok")) and result.returncode == 0,
+        checks=checks,
+        metrics=metrics,
+        devices=tuple(d for d in data.get("devices", []) if isinstance(d, dict)),
+        error=str(error) if error else None,
+        output_tail=tail,
+        seconds=data.get("seconds") if isinstance(data.get("seconds"), (int, float)) else None,
+    )
+
+
+def run_deep(
+    snapshot: Snapshot,
+    python: Optional[str] = None,
+    timeout: float = 180.0,
+    on_start: Optional[Callable[[str], None]] = None,
+    runner: Optional[Callable[[Sequence[str], float], CommandResult]] = None,
+) -> tuple[DeepResult, ...]:
+    """Run the smoke test of every installed framework; one child each."""
+    from envcheck.detect.system import run_command
+
+    run = runner or run_command
+    exe = python or sys.executable
+    names = []
+    for fw in snapshot.frameworks:
+        if fw.name in DEEP_FRAMEWORKS and fw.name not in names:
+            names.append(fw.name)
+    results = []
+    for name in names:
+        if on_start is not None:
+            on_start(name)
+        outcome = run((exe, "-I", str(SMOKE_SCRIPT), name), timeout)
+        results.append(parse_smoke_output(name, outcome))
+    return tuple(results)
+
+
+def _expected_h2d(snapshot: Snapshot) -> Optional[float]:
+    for g in snapshot.gpus[:1]:
+        gen = g.pcie_max_generation or g.pcie_generation
+        width = g.pcie_max_width or g.pcie_width
+        if gen in PCIE_LANE_GBPS and width:
+            return PCIE_LANE_GBPS[gen] * width
+    return None
+
+
+def deep_findings(
+    results: Sequence[DeepResult], snapshot: Snapshot, matrix: Matrix
+) -> tuple[Finding, ...]:
+    """Judge smoke-test results; failures are matched against known error signatures."""
+    out: list[Finding] = []
+    for r in results:
+        if r.timed_out:
+            out.append(
+                Finding(
+                    DEEP_TIMEOUT,
+                    Category.OTHER,
+                    Severity.ERROR,
+                    f"{r.framework} GPU smoke test did not finish in time",
+                    evidence=(f"{r.framework}: timed out",),
+                    fix="A hang in device initialisation usually means a driver problem; "
+                    "check `nvidia-smi` and `dmesg` for Xid errors.",
+                )
+            )
+            continue
+        if not r.ok:
+            failed = [c for c in r.checks if not c.get("ok")]
+            evidence = [f"{c.get('name')}: {c.get('detail')}" for c in failed]
+            if r.error:
+                evidence.append(r.error.splitlines()[0][:300])
+            out.extend(_explained(r, snapshot, matrix))
+            only_accel = failed and all(c.get("name") == "acceleration" for c in failed)
+            if only_accel and not r.error:
+                out.append(
+                    Finding(
+                        NO_ACCELERATION,
+                        Category.OTHER,
+                        Severity.WARNING,
+                        f"{r.framework}: the GPU was not faster than the CPU on a small "
+                        "training step",
+                        evidence=tuple(evidence),
+                        fix="Check that the GPU is not shared or throttled "
+                        "(nvidia-smi -q -d PERFORMANCE) and that work really runs on it.",
+                    )
+                )
+            else:
+                out.append(
+                    Finding(
+                        DEEP_FAILED,
+                        Category.OTHER,
+                        Severity.ERROR,
+                        f"{r.framework} cannot use the GPU (smoke test failed)",
+                        evidence=tuple(evidence) or (r.summary,),
+                        fix="See the findings above for the cause; rerun with --json for "
+                        "the full output.",
+                    )
+                )
+        h2d = r.metrics.get("h2d_gbps")
+        expected = _expected_h2d(snapshot)
+        if isinstance(h2d, (int, float)) and expected and h2d < 0.5 * expected:
+            out.append(
+                Finding(
+                    H2D_BANDWIDTH_LOW,
+                    Category.CAPABILITY,
+                    Severity.WARNING,
+                    f"Host-to-device bandwidth {h2d:.1f} GB/s is under half of what the "
+                    f"PCIe link allows ({expected:.1f} GB/s)",
+                    evidence=(f"{r.framework}: h2d {h2d} GB/s (pinned memory)",),
+                    fix="Check the slot's lane width and generation, NUMA placement "
+                    "(numactl), and IOMMU settings.",
+                )
+            )
+    return tuple(out)
+
+
+def _explained(r: DeepResult, snapshot: Snapshot, matrix: Matrix) -> list[Finding]:
+    text = "\n".join(x for x in (r.error or "", r.output_tail) if x)
+    if not text.strip():
+        return []
+    try:
+        from envcheck.explain import explain_findings
+    except ImportError:  # pragma: no cover - explain ships with envcheck
+        return []
+    try:
+        return list(explain_findings(text, snapshot, matrix))
+    except Exception:  # noqa: BLE001 - explaining must never break the doctor
+        return []

@@ -1,0 +1,141 @@
+"""Rendering a doctor Report: rich text for terminals, markdown for issues."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Severity
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from envcheck.doctor import Report
+    from envcheck.model.finding import Finding
+
+_LABEL = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN", Severity.INFO: "INFO"}
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def summary_line(report: Report) -> str:
+    e, w, i = (report.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+    verdict = "GPU stack has problems" if e else "no errors found"
+    return (
+        f"{verdict}: {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, "
+        f"{i} note{'s' * (i != 1)} (matrix {report.matrix_version})"
+    )
+
+
+def render_report_text(report: Report, console: Console) -> None:
+    from rich.text import Text
+
+    from envcheck.render.text import snapshot_sections
+
+    for section in snapshot_sections(report.snapshot):
+        console.print(section)
+        console.print()
+    if report.deep:
+        console.print(Text("Smoke tests (--deep)", style="bold italic"))
+        for result in report.deep:
+            status = "ok" if result.get("ok") else "FAILED"
+            line = Text(f"  {result.get('framework', '?')}: ")
+            line.append(status, style="green" if result.get("ok") else "bold red")
+            summary = result.get("summary")
+            if summary:
+                line.append(f"  {summary}")
+            console.print(line)
+        console.print()
+    console.print(Text("Findings", style="bold italic"))
+    if not report.findings:
+        console.print("  none")
+    for f in report.findings:
+        _render_finding(f, console)
+    console.print()
+    style = "bold red" if report.count(Severity.ERROR) else "bold green"
+    console.print(Text(summary_line(report), style=style))
+
+
+def _render_finding(f: Finding, console: Console) -> None:
+    from rich.text import Text
+
+    head = Text("  ")
+    head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
+    head.append(f" {f.title}", style="bold" if f.severity != Severity.INFO else "")
+    head.append(f"  [{f.id}]", style="dim")
+    console.print(head)
+    for e in f.evidence:
+        console.print(Text(f"        · {e}", style="dim"))
+    if f.fix:
+        lines = f.fix.splitlines()
+        console.print(Text(f"        fix: {lines[0]}", style="green"))
+        for extra in lines[1:]:
+            console.print(Text(f"             {extra}", style="green"))
+    if f.detail:
+        console.print(Text(f"        note: {f.detail}", style="dim"))
+    for src in f.sources:
+        console.print(Text(f"        source: {src}", style="dim"))
+
+
+def render_report_markdown(report: Report) -> str:
+    """A markdown report for pasting into an issue (plain string, no rich)."""
+    s = report.snapshot
+    out = ["## envcheck doctor report", ""]
+    out.append(f"**{summary_line(report)}**")
+    out.append("")
+    out.append("| | |")
+    out.append("|---|---|")
+    p, py, d = s.platform, s.python, s.driver
+
+    def row(k: str, v: object) -> None:
+        out.append(f"| {k} | {_md(v)} |")
+
+    row("OS", " ".join(x for x in (p.os, p.arch, p.distro, p.distro_version) if x) or None)
+    row("Kernel", p.kernel)
+    row("WSL2", p.wsl)
+    row("Container", p.container)
+    row("Python", f"{py.version or '?'} ({py.env_kind or '?'})")
+    row("Driver", d.version)
+    row("Driver max CUDA", d.cuda_version)
+    for g in s.gpus:
+        row(
+            f"GPU {g.index}",
+            f"{g.name} (CC {g.compute_capability or '?'}, {g.memory_total_mib or '?'} MiB)",
+        )
+    for t in s.cuda_toolkits:
+        row("CUDA toolkit", f"{t.version} ({t.source}) {t.path or ''}")
+    for lib in s.libraries:
+        row(lib.name or "library", f"{lib.version} ({lib.source})")
+    for fw in s.frameworks:
+        build = f"CUDA {fw.cuda_version}" if fw.cuda_version else "CPU" if fw.cpu_only else "?"
+        row(fw.name or "framework", f"{fw.package or fw.name} {fw.version} ({build})")
+    out.append("")
+    out.append("### Findings")
+    out.append("")
+    if not report.findings:
+        out.append("None.")
+    for f in report.findings:
+        out.append(f"- **{_LABEL[f.severity]}** {_md(f.title)} (`{f.id}`)")
+        for e in f.evidence:
+            out.append(f"  - {_md(e)}")
+        if f.fix:
+            if "\n" in f.fix or f.fix.startswith(("pip ", "conda ", "sudo ", "unset ")):
+                out.append("  - fix:")
+                out.append("")
+                out.append("    ```")
+                out.extend(f"    {line}" for line in f.fix.splitlines())
+                out.append("    ```")
+            else:
+                out.append(f"  - fix: {_md(f.fix)}")
+        for src in f.sources:
+            out.append(f"  - source: <{src}>")
+    out.append("")
+    return "\n".join(out)
+
+
+def _md(value: object) -> str:
+    if value is None:
+        return "-"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value).replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,116 @@
+"""Derived facts shared by the rules: GPUs with known capabilities, matched builds.
+
+Everything here is a pure function of (snapshot, matrix).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from envcheck.model.versions import (
+    ComputeCapability,
+    CudaVersion,
+    DriverVersion,
+    parse_compute_capability,
+    parse_cuda_version,
+    parse_driver_version,
+)
+from envcheck.resolve.target import Target, target_from_snapshot
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.matrix.rows import Build
+    from envcheck.model.snapshot import Framework, Gpu, Snapshot
+
+CUDA_FRAMEWORKS = ("torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle")
+
+
+@dataclass(frozen=True)
+class GpuFacts:
+    gpu: Gpu
+    cc: Optional[ComputeCapability]
+    """From the snapshot, else from the matrix by name; None when unknown."""
+    architecture: Optional[str]
+
+    @property
+    def label(self) -> str:
+        name = self.gpu.name or "unknown GPU"
+        idx = "" if self.gpu.index is None else f"GPU {self.gpu.index} "
+        cc = f" (sm_{self.cc.major}{self.cc.minor})" if self.cc else ""
+        return f"{idx}{name}{cc}"
+
+
+def gpu_facts(snapshot: Snapshot, matrix: Matrix) -> tuple[GpuFacts, ...]:
+    out = []
+    for gpu in snapshot.gpus:
+        cc = parse_compute_capability(gpu.compute_capability)
+        if cc is None and gpu.name:
+            model = matrix.gpu(gpu.name)
+            cc = model.compute_capability if model else None
+        arch_name = gpu.architecture
+        if arch_name is None and cc is not None:
+            arch = matrix.architecture_for(cc)
+            arch_name = arch.name if arch else None
+        out.append(GpuFacts(gpu, cc, arch_name))
+    return tuple(out)
+
+
+def target_of(snapshot: Snapshot, matrix: Matrix) -> Target:
+    """The snapshot's target, with GPU capabilities filled in from names."""
+    target = target_from_snapshot(snapshot)
+    ccs = tuple(dict.fromkeys(g.cc for g in gpu_facts(snapshot, matrix) if g.cc is not None))
+    if ccs != target.gpus:
+        from dataclasses import replace
+
+        target = replace(target, gpus=ccs)
+    return target
+
+
+def has_nvidia(snapshot: Snapshot) -> bool:
+    """Whether the machine shows any sign of an NVIDIA GPU or driver."""
+    return bool(snapshot.gpus) or snapshot.driver.version is not None
+
+
+def framework_cuda(fw: Framework) -> Optional[CudaVersion]:
+    return parse_cuda_version(fw.cuda_version)
+
+
+def matched_build(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[Build]:
+    """The matrix build row that describes an installed framework, if any."""
+    if fw.name is None or fw.version is None:
+        return None
+    target = target_from_snapshot(snapshot)
+    candidates = matrix.builds_for(fw.name, fw.version, platform=target.platform)
+    if not candidates:
+        return None
+    if fw.cpu_only:
+        cpu = [b for b in candidates if b.cpu_only]
+        return cpu[0] if cpu else None
+    if fw.variant:
+        exact = [b for b in candidates if b.variant == fw.variant]
+        if exact:
+            return exact[0]
+    cuda = parse_cuda_version(fw.cuda_version)
+    if cuda is not None:
+        same = [b for b in candidates if b.cuda == cuda]
+        if same:
+            return same[0]
+        major = [b for b in candidates if b.cuda is not None and b.cuda.major == cuda.major]
+        if major:
+            return major[0]
+    if fw.package:
+        by_pkg = [b for b in candidates if b.package == fw.package and not b.cpu_only]
+        if by_pkg:
+            return by_pkg[0]
+    gpu = [b for b in candidates if not b.cpu_only]
+    return gpu[0] if gpu else None
+
+
+def driver_of(snapshot: Snapshot) -> Optional[DriverVersion]:
+    return parse_driver_version(snapshot.driver.version)
+
+
+def fw_label(fw: Framework) -> str:
+    pkg = fw.package or fw.name or "framework"
+    return f"{pkg} {fw.version or '?'}"

@@ -1,0 +1,87 @@
+"""What the hardware can do: Tensor Cores, bf16, fp8, memory, PCIe link state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.rules._facts import gpu_facts
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+GPU_CAPABILITIES = "gpu-capabilities"
+PCIE_LINK_DEGRADED = "pcie-link-degraded"
+MULTI_GPU = "multi-gpu"
+
+
+def _features(flags: list[tuple[str, bool | None]]) -> str:
+    have = [name for name, on in flags if on]
+    return ", ".join(have) if have else "no Tensor Cores"
+
+
+def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    gpus = gpu_facts(snapshot, matrix)
+    for g in gpus:
+        arch = matrix.architecture_for(g.cc) if g.cc else None
+        evidence = [f"compute capability {g.cc or '?'}"]
+        if g.gpu.memory_total_mib is not None:
+            evidence.append(f"memory {g.gpu.memory_total_mib / 1024:.1f} GiB")
+        if arch is not None:
+            feats = _features(
+                [
+                    ("Tensor Cores", arch.tensor_cores),
+                    ("TF32", arch.tf32),
+                    ("bf16", arch.bf16),
+                    ("fp8", arch.fp8),
+                    ("fast fp16", arch.fp16_fast),
+                ]
+            )
+            evidence.append(f"{arch.name}: {feats}")
+            advice = (
+                "Use bf16 autocast for training (torch.autocast('cuda', dtype=torch.bfloat16))."
+                if arch.bf16
+                else "Use fp16 mixed precision with loss scaling."
+                if arch.tensor_cores
+                else "No Tensor Cores: mixed precision brings little speed-up here."
+            )
+        else:
+            advice = None
+        yield Finding(
+            GPU_CAPABILITIES,
+            Category.CAPABILITY,
+            Severity.INFO,
+            f"{g.label}: " + (arch.name if arch else "unknown architecture"),
+            evidence=tuple(evidence),
+            fix=advice,
+            sources=(arch.origin.cite(),) if arch else (),
+        )
+        gen, width = g.gpu.pcie_generation, g.gpu.pcie_width
+        max_gen, max_width = g.gpu.pcie_max_generation, g.gpu.pcie_max_width
+        if width is not None and max_width is not None and width < max_width:
+            yield Finding(
+                PCIE_LINK_DEGRADED,
+                Category.CAPABILITY,
+                Severity.WARNING,
+                f"{g.label}: PCIe link runs at x{width} of x{max_width} lanes",
+                evidence=(f"PCIe Gen{gen} x{width} (max Gen{max_gen} x{max_width})",),
+                fix="Reseat the card or move it to a full-width slot; check riser cables "
+                "and BIOS lane settings. (A lower PCIe generation at idle is normal power "
+                "saving; a lower lane count is not.)",
+            )
+    if len(gpus) > 1:
+        names = sorted({g.gpu.name or "?" for g in gpus})
+        yield Finding(
+            MULTI_GPU,
+            Category.CAPABILITY,
+            Severity.INFO if len(names) == 1 else Severity.WARNING,
+            f"{len(gpus)} GPUs"
+            + ("" if len(names) == 1 else f" of different models ({', '.join(names)})"),
+            evidence=tuple(g.label for g in gpus),
+            fix=None
+            if len(names) == 1
+            else "Mixed GPUs: a build must include every GPU's architecture; use "
+            "CUDA_VISIBLE_DEVICES to pick one model for a job.",
+        )

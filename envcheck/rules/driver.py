@@ -1,0 +1,228 @@
+"""Rules about the NVIDIA driver: presence, age for each CUDA runtime, NVML mismatch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.versions import parse_cuda_version, parse_driver_version
+from envcheck.rules._facts import (
+    driver_of,
+    framework_cuda,
+    fw_label,
+    target_of,
+)
+from envcheck.rules._fix import install_fix
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+NO_DRIVER = "no-driver"
+NO_GPU = "no-gpu"
+DRIVER_TOO_OLD = "driver-too-old"
+DRIVER_MINOR_COMPAT = "driver-minor-compat"
+TOOLKIT_NEWER_THAN_DRIVER = "toolkit-newer-than-driver"
+NVML_MISMATCH = "nvml-mismatch"
+GPU_DROPPED_BY_DRIVER = "gpu-dropped-by-driver"
+
+DRIVER_DOWNLOAD = "https://www.nvidia.com/en-us/drivers/"
+
+
+def _gpu_frameworks(snapshot: Snapshot) -> list[str]:
+    return [fw_label(f) for f in snapshot.frameworks if f.cpu_only is False]
+
+
+def check_driver_present(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """No driver or no GPU, on a platform where NVIDIA GPUs can exist."""
+    p = snapshot.platform
+    if p.os == "darwin" or p.container or p.wsl:
+        return  # macOS, containers and WSL2 have rules of their own
+    if snapshot.driver.version is not None:
+        return
+    driver_errors = tuple(f"{e.probe}: {e.message}" for e in snapshot.errors if e.probe == "driver")
+    gpu_fws = _gpu_frameworks(snapshot)
+    if snapshot.gpus:
+        yield Finding(
+            NO_DRIVER,
+            Category.NO_DRIVER,
+            Severity.ERROR,
+            "GPUs are visible but no working NVIDIA driver was found",
+            evidence=(f"gpus = {len(snapshot.gpus)}", "driver.version = unknown", *driver_errors),
+            fix=f"Install the NVIDIA driver for your GPU ({DRIVER_DOWNLOAD}), then reboot.",
+        )
+    elif gpu_fws:
+        yield Finding(
+            NO_DRIVER,
+            Category.NO_DRIVER,
+            Severity.ERROR,
+            "CUDA builds are installed but no NVIDIA driver or GPU was found",
+            evidence=(*(f"{f} is a CUDA build" for f in gpu_fws), *driver_errors),
+            fix=(
+                "If this machine has an NVIDIA GPU, install its driver "
+                f"({DRIVER_DOWNLOAD}) and reboot; check `lspci | grep -i nvidia`. "
+                "If it has none, these frameworks will run on the CPU."
+            ),
+        )
+    else:
+        yield Finding(
+            NO_GPU,
+            Category.NO_GPU,
+            Severity.INFO,
+            "No NVIDIA GPU or driver found on this machine",
+            evidence=("gpus = []", "driver.version = unknown", *driver_errors),
+        )
+
+
+def check_driver_age(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """Each framework's CUDA runtime against the driver (minor-version compat aware)."""
+    driver = driver_of(snapshot)
+    if driver is None:
+        return
+    target = target_of(snapshot, matrix)
+    os_name = target.driver_os
+    for fw in snapshot.frameworks:
+        cuda = framework_cuda(fw)
+        if cuda is None or fw.cpu_only:
+            continue
+        support = matrix.driver_supports(driver, cuda, os_name)
+        req = matrix.driver_requirement(cuda, os_name)
+        sources = tuple(o.cite() for o in req.origins)
+        evidence = (
+            f"driver.version = {driver.raw}",
+            f"{fw.name} {fw.version} was built with CUDA {cuda}",
+        )
+        top = matrix.max_cuda_for_driver(driver, os_name)
+        if support == "no":
+            need = req.floor or req.native
+            fix = (
+                f"Upgrade the NVIDIA driver to {need.raw if need else 'a newer branch'} or newer"
+                + (f" (CUDA {cuda} natively needs {req.native.raw})" if req.native else "")
+                + f": {DRIVER_DOWNLOAD}"
+            )
+            alt = install_fix(fw.name or "", target, matrix)
+            if alt:
+                fix += f"\nOr install a build that runs on this driver:\n  {alt}"
+            yield Finding(
+                DRIVER_TOO_OLD,
+                Category.DRIVER_TOO_OLD,
+                Severity.ERROR,
+                f"Driver {driver.raw} is too old for {fw_label(fw)} (CUDA {cuda})",
+                evidence=(
+                    *evidence,
+                    f"driver {driver.raw} supports CUDA up to {top or '?'}",
+                    f"CUDA {cuda} needs driver >= {need.raw if need else '?'}"
+                    + (" (minor-version compatibility floor)" if req.floor else ""),
+                ),
+                fix=fix,
+                sources=sources,
+            )
+        elif support == "minor_compat":
+            yield Finding(
+                DRIVER_MINOR_COMPAT,
+                Category.DRIVER_TOO_OLD,
+                Severity.WARNING,
+                f"{fw_label(fw)} (CUDA {cuda}) runs on driver {driver.raw} only through "
+                "CUDA minor-version compatibility",
+                evidence=(
+                    *evidence,
+                    f"CUDA {cuda} natively needs driver >= {req.native.raw if req.native else '?'}",
+                    (
+                        f"the CUDA {cuda.major}.x minor-version floor is "
+                        f"{req.floor.raw if req.floor else '?'}"
+                    ),
+                ),
+                fix=(
+                    "Usually fine. Code that JIT-compiles PTX newer than the driver fails "
+                    "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION); upgrade the driver to "
+                    f"{req.native.raw if req.native else 'a newer branch'} to be safe."
+                ),
+                detail="; ".join(req.caveats) or None,
+                sources=sources,
+            )
+    for tk in snapshot.cuda_toolkits:
+        cuda = parse_cuda_version(tk.version)
+        if cuda is None or tk.source in ("pip", "conda"):
+            continue
+        if matrix.driver_supports(driver, cuda, os_name) == "no":
+            req = matrix.driver_requirement(cuda, os_name)
+            need = req.floor or req.native
+            yield Finding(
+                TOOLKIT_NEWER_THAN_DRIVER,
+                Category.DRIVER_TOO_OLD,
+                Severity.WARNING,
+                f"CUDA toolkit {tk.version} at {tk.path} is newer than driver "
+                f"{driver.raw} supports",
+                evidence=(
+                    f"cuda_toolkits: {tk.version} ({tk.source}) at {tk.path}",
+                    f"driver.version = {driver.raw}",
+                ),
+                fix=(
+                    "Programs compiled with this nvcc will fail to start; upgrade the "
+                    f"driver to {need.raw if need else 'a newer branch'} or use an "
+                    "older toolkit."
+                ),
+                sources=tuple(o.cite() for o in req.origins),
+            )
+
+
+def check_nvml_mismatch(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """Kernel module and user-space NVIDIA libraries of different versions."""
+    d = snapshot.driver
+    kernel = parse_driver_version(d.kernel_module_version)
+    library = parse_driver_version(d.nvml_library_version)
+    mismatch_errors = [
+        f"{e.probe}: {e.message}"
+        for e in snapshot.errors
+        if e.message and "mismatch" in e.message.lower()
+    ]
+    differs = kernel is not None and library is not None and kernel.key != library.key
+    if not differs and not mismatch_errors:
+        return
+    evidence = []
+    if d.kernel_module_version:
+        evidence.append(f"kernel module = {d.kernel_module_version}")
+    if d.nvml_library_version:
+        evidence.append(f"NVML library = {d.nvml_library_version}")
+    evidence.extend(mismatch_errors)
+    yield Finding(
+        NVML_MISMATCH,
+        Category.NVML_MISMATCH,
+        Severity.ERROR,
+        "NVIDIA kernel module and user-space driver libraries differ "
+        "(Driver/library version mismatch)",
+        evidence=tuple(evidence),
+        fix=(
+            "The driver was upgraded but the old kernel module is still loaded. Reboot, "
+            "or unload and reload it: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
+            "nvidia && sudo modprobe nvidia"
+        ),
+    )
+
+
+def check_retired_gpu(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """A GPU whose architecture the installed driver branch no longer supports."""
+    from envcheck.rules._facts import gpu_facts
+
+    driver = driver_of(snapshot)
+    if driver is None:
+        return
+    for g in gpu_facts(snapshot, matrix):
+        if g.architecture is None:
+            continue
+        retired = matrix.retired_arch(g.architecture)
+        if retired is None or driver.branch <= retired.last_branch:
+            continue
+        yield Finding(
+            GPU_DROPPED_BY_DRIVER,
+            Category.GPU_ARCH_UNSUPPORTED,
+            Severity.ERROR,
+            f"{g.label} ({g.architecture}) is not supported by driver branch {driver.branch}",
+            evidence=(
+                f"driver.version = {driver.raw}",
+                f"the last driver branch for {g.architecture} is {retired.last_branch}",
+            ),
+            fix=f"Install a driver from the {retired.last_branch} branch.",
+            sources=(retired.origin.cite(),),
+        )

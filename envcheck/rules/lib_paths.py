@@ -1,0 +1,226 @@
+"""CUDA runtime and cuDNN libraries: missing, wrong major, or shadowed on the path.
+
+How the dynamic loader picks a library matters here: LD_LIBRARY_PATH is searched
+before a library's DT_RUNPATH, so an older libcudnn/libcublas of the same soname
+on LD_LIBRARY_PATH wins over the copy a pip wheel brings
+(https://man7.org/linux/man-pages/man8/ld.so.8.html).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
+
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.versions import parse_cuda_version
+from envcheck.rules._facts import framework_cuda, fw_label, matched_build
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Framework, Library, Snapshot
+
+CUDNN_MISSING = "cudnn-missing"
+CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
+CUDNN_SHADOWED = "cudnn-shadowed"
+CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
+LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
+
+# Frameworks that load cuDNN/CUDA from the system (or from nvidia-* wheels when
+# installed with their CUDA extra) rather than always bundling them.
+_SYSTEM_LIB_USERS = ("tensorflow", "onnxruntime", "paddle", "jax", "cupy")
+
+
+def _major(version: Optional[str]) -> Optional[int]:
+    if not version:
+        return None
+    m = re.match(r"\s*(\d+)", version)
+    return int(m.group(1)) if m else None
+
+
+def _minor_key(version: Optional[str]) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", version or ""))[:3]
+
+
+def _needed_cudnn(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[str]:
+    if fw.cudnn_version:
+        return fw.cudnn_version
+    build = matched_build(fw, snapshot, matrix)
+    return build.cudnn if build is not None else None
+
+
+def _libs(snapshot: Snapshot, name: str) -> list[Library]:
+    return [lib for lib in snapshot.libraries if lib.name == name and lib.version]
+
+
+def _bundles(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> bool:
+    build = matched_build(fw, snapshot, matrix)
+    if fw.name == "torch":
+        # pip and conda builds of PyTorch always bring their own CUDA libraries.
+        return True
+    return bool(build is not None and build.bundles_cuda and build.extra is None)
+
+
+def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    cudnns = _libs(snapshot, "cudnn")
+    for fw in snapshot.frameworks:
+        if fw.cpu_only or fw.name not in (*_SYSTEM_LIB_USERS, "torch"):
+            continue
+        need = _needed_cudnn(fw, snapshot, matrix)
+        need_major = _major(need)
+        if need_major is None:
+            continue
+        same = [lib for lib in cudnns if _major(lib.version) == need_major]
+        if fw.name != "torch" and not same and not _bundles(fw, snapshot, matrix):
+            others = sorted({lib.version or "" for lib in cudnns})
+            if others:
+                yield Finding(
+                    CUDNN_MAJOR_MISMATCH,
+                    Category.CUDNN_MISMATCH,
+                    Severity.ERROR,
+                    f"{fw_label(fw)} needs cuDNN {need_major}.x but only cuDNN "
+                    f"{', '.join(others)} is installed",
+                    evidence=(
+                        f"{fw.name} was built with cuDNN {need}",
+                        *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns),
+                    ),
+                    fix=_cudnn_fix(fw, need_major, snapshot),
+                )
+            else:
+                yield Finding(
+                    CUDNN_MISSING,
+                    Category.CUDA_RUNTIME_MISSING,
+                    Severity.ERROR,
+                    f"{fw_label(fw)} needs cuDNN {need_major}.x but no cuDNN was found",
+                    evidence=(f"{fw.name} was built with cuDNN {need}", "libraries: no cudnn"),
+                    fix=_cudnn_fix(fw, need_major, snapshot),
+                )
+            continue
+        # Same major on LD_LIBRARY_PATH but older than the build needs: it wins.
+        first_on_path = next(
+            (lib for lib in cudnns if lib.source == "LD_LIBRARY_PATH"),
+            None,
+        )
+        if (
+            first_on_path is not None
+            and _major(first_on_path.version) == need_major
+            and need is not None
+            and len(_minor_key(need)) >= 2
+            and _minor_key(first_on_path.version)[:2] < _minor_key(need)[:2]
+        ):
+            yield Finding(
+                CUDNN_SHADOWED,
+                Category.LIB_PATH_CONFLICT,
+                Severity.ERROR,
+                f"An older cuDNN {first_on_path.version} on LD_LIBRARY_PATH shadows the "
+                f"cuDNN {need} that {fw_label(fw)} needs",
+                evidence=(
+                    f"LD_LIBRARY_PATH: {first_on_path.path}",
+                    f"{fw.name} needs cuDNN {need}",
+                ),
+                fix=(
+                    f"Remove {_dirname(first_on_path.path)} from LD_LIBRARY_PATH (the "
+                    "framework finds its own cuDNN), or upgrade that cuDNN."
+                ),
+            )
+
+
+def _dirname(path: Optional[str]) -> str:
+    if not path:
+        return "that directory"
+    return path.rsplit("/", 1)[0] if "/" in path else path
+
+
+def _cudnn_fix(fw: Framework, major: int, snapshot: Snapshot) -> str:
+    cuda_major = _major(fw.cuda_version) or 12
+    if snapshot.python.env_kind == "conda":
+        return f"conda install -c conda-forge 'cudnn>={major},<{major + 1}'"
+    if fw.name == "tensorflow" and major >= 8 and cuda_major >= 12:
+        return (
+            f"pip install 'tensorflow[and-cuda]=={fw.version}' "
+            "(installs the matching nvidia-cudnn wheel)"
+        )
+    return f"pip install 'nvidia-cudnn-cu{cuda_major}>={major},<{major + 1}'"
+
+
+def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """A framework that loads the CUDA runtime from the system finds none of its major."""
+    runtimes = [parse_cuda_version(lib.version) for lib in _libs(snapshot, "cudart")] + [
+        parse_cuda_version(t.version) for t in snapshot.cuda_toolkits
+    ]
+    majors = {c.major for c in runtimes if c is not None}
+    for fw in snapshot.frameworks:
+        cuda = framework_cuda(fw)
+        if (
+            cuda is None
+            or fw.cpu_only
+            or fw.name not in _SYSTEM_LIB_USERS
+            or _bundles(fw, snapshot, matrix)
+        ):
+            continue
+        if cuda.major in majors:
+            continue
+        yield Finding(
+            CUDA_RUNTIME_MISSING,
+            Category.CUDA_RUNTIME_MISSING,
+            Severity.ERROR,
+            f"{fw_label(fw)} needs the CUDA {cuda.major}.x runtime libraries but none were found",
+            evidence=(
+                f"{fw.name} was built with CUDA {cuda}",
+                "CUDA found: " + (", ".join(sorted(str(c) for c in runtimes if c)) or "none"),
+            ),
+            fix=(
+                f"conda install -c conda-forge cuda-version={cuda} cuda-runtime"
+                if snapshot.python.env_kind == "conda"
+                else f"Install the CUDA {cuda} toolkit, or the runtime wheels: "
+                f"pip install nvidia-cuda-runtime-cu{cuda.major} nvidia-cublas-cu{cuda.major}"
+            ),
+        )
+
+
+def check_ld_library_path(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """LD_LIBRARY_PATH puts an older CUDA toolkit first."""
+    ld = snapshot.env.get("LD_LIBRARY_PATH")
+    if not ld:
+        return
+    entries = [e for e in ld.split(":") if e]
+    path_versions = []
+    for entry in entries:
+        m = re.search(r"cuda-?(\d+\.\d+)", entry)
+        if m:
+            path_versions.append((entry, parse_cuda_version(m.group(1))))
+    if not path_versions:
+        return
+    first_entry, first = path_versions[0]
+    if first is None:
+        return
+    newest_toolkit = max(
+        (c for c in (parse_cuda_version(t.version) for t in snapshot.cuda_toolkits) if c),
+        default=None,
+    )
+    wanted = [framework_cuda(f) for f in snapshot.frameworks if not f.cpu_only]
+    wanted_same_major = [c for c in wanted if c is not None and c.major == first.major]
+    newer_need = max(wanted_same_major, default=None)
+    if newer_need is not None and first < newer_need:
+        yield Finding(
+            LD_PATH_OLDER_CUDA,
+            Category.LIB_PATH_CONFLICT,
+            Severity.WARNING,
+            f"LD_LIBRARY_PATH puts CUDA {first} libraries ahead of the CUDA {newer_need} "
+            "ones your frameworks were built with",
+            evidence=(f"LD_LIBRARY_PATH[0..] = {first_entry}",),
+            fix=f"Remove {first_entry} from LD_LIBRARY_PATH, or point it at CUDA "
+            f"{newer_need}'s lib64.",
+        )
+    elif newest_toolkit is not None and first < newest_toolkit:
+        yield Finding(
+            LD_PATH_OLDER_CUDA,
+            Category.LIB_PATH_CONFLICT,
+            Severity.WARNING,
+            f"LD_LIBRARY_PATH points at CUDA {first} while CUDA {newest_toolkit} is also installed",
+            evidence=(
+                f"LD_LIBRARY_PATH entry {first_entry}",
+                *(f"toolkit {t.version} at {t.path}" for t in snapshot.cuda_toolkits),
+            ),
+            fix="Make sure LD_LIBRARY_PATH, PATH and CUDA_HOME name the same toolkit.",
+        )

@@ -1,0 +1,75 @@
+"""Wheels for different CUDA majors mixed in one environment."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.rules._facts import framework_cuda
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+MIXED_CUDA_WHEELS = "mixed-cuda-wheels"
+FRAMEWORK_CUDA_MAJORS = "frameworks-cuda-majors-differ"
+CONDA_CUDATOOLKIT_AND_PIP = "conda-cudatoolkit-beside-pip-cuda"
+
+_NVIDIA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu(\d+)$")
+_CUPY = re.compile(r"^cupy-cuda(\d+?)(\d|x)?$")
+
+
+def _wheel_majors(packages: dict[str, str]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for name in packages:
+        m = _NVIDIA_WHEEL.match(name)
+        if m:
+            out.setdefault(int(m.group(1)), []).append(name)
+        m = _CUPY.match(name)
+        if m:
+            digits = m.group(1)
+            major = (
+                int(digits[:2])
+                if len(digits) >= 2 and digits[:2] in ("10", "11", "12", "13")
+                else int(digits[:1])
+            )
+            out.setdefault(major, []).append(name)
+    return out
+
+
+def check_mixed_wheels(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    majors = _wheel_majors(dict(snapshot.packages))
+    for fw in snapshot.frameworks:
+        cuda = framework_cuda(fw)
+        if cuda is not None and not fw.cpu_only and fw.name in ("torch", "jax", "paddle"):
+            majors.setdefault(cuda.major, []).append(f"{fw.name} {fw.version} (CUDA {cuda})")
+    if len(majors) > 1:
+        yield Finding(
+            MIXED_CUDA_WHEELS,
+            Category.MIXED_WHEELS,
+            Severity.ERROR,
+            "Packages built for different CUDA majors ("
+            + ", ".join(str(m) for m in sorted(majors))
+            + ") are installed in one environment",
+            evidence=tuple(
+                f"CUDA {m}: {', '.join(sorted(set(names)))}" for m, names in sorted(majors.items())
+            ),
+            fix="Keep one CUDA major per environment: uninstall the packages of the "
+            "other major (pip uninstall ...) and reinstall with matching CUDA builds "
+            "(envcheck plan <frameworks>).",
+        )
+    conda_tk = snapshot.conda_packages.get("cudatoolkit")
+    pip_cuda = sorted(n for n in snapshot.packages if _NVIDIA_WHEEL.match(n))
+    if conda_tk and pip_cuda:
+        yield Finding(
+            CONDA_CUDATOOLKIT_AND_PIP,
+            Category.MIXED_WHEELS,
+            Severity.WARNING,
+            f"conda cudatoolkit {conda_tk} sits beside pip CUDA wheels that bring their "
+            "own libraries",
+            evidence=(f"conda: cudatoolkit {conda_tk}", f"pip: {', '.join(pip_cuda[:5])}"),
+            fix="Use one source of CUDA libraries: either conda packages only, or pip "
+            "wheels only (conda remove cudatoolkit).",
+        )

@@ -1,0 +1,49 @@
+"""Things the doctor could not check: failed probes and versions the matrix lacks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.rules._facts import matched_build
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+PROBE_FAILED = "probe-failed"
+UNKNOWN_FRAMEWORK_VERSION = "unknown-framework-version"
+
+
+def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    for err in snapshot.errors:
+        if err.message and "mismatch" in err.message.lower():
+            continue  # the NVML mismatch rule explains it
+        if err.probe == "driver" and snapshot.driver.version is None:
+            continue  # the no-driver rules carry these as evidence
+        yield Finding(
+            PROBE_FAILED,
+            Category.OTHER,
+            Severity.WARNING,
+            f"Could not check {err.probe}: {err.message}",
+            evidence=(f"{err.probe}: {err.message}",),
+            fix="Results that depend on this are incomplete; run with --debug or check "
+            "permissions.",
+        )
+    for fw in snapshot.frameworks:
+        if fw.name in (None, "keras", "caffe") or fw.version is None:
+            continue
+        if not matrix.framework_builds(fw.name):
+            continue
+        if matched_build(fw, snapshot, matrix) is None:
+            yield Finding(
+                UNKNOWN_FRAMEWORK_VERSION,
+                Category.OTHER,
+                Severity.WARNING,
+                f"The matrix does not know {fw.package or fw.name} {fw.version}"
+                + (f" ({fw.variant})" if fw.variant else ""),
+                evidence=(f"matrix data {matrix.data_version}",),
+                fix="Checks that need its build facts were skipped; run `envcheck matrix "
+                "update` for newer data.",
+            )

@@ -1,0 +1,95 @@
+"""Platform limits: macOS, native Windows TensorFlow, WSL2 driver placement."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from packaging.version import InvalidVersion, Version
+
+from envcheck.model.finding import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+MACOS_NO_CUDA = "macos-no-cuda"
+TF_WINDOWS_NO_GPU = "tensorflow-windows-no-gpu"
+WSL_LINUX_DRIVER = "wsl-linux-driver-installed"
+WSL_NO_DRIVER = "wsl-no-windows-driver"
+
+
+def _version(text: str | None) -> Version | None:
+    try:
+        return Version(text.split("+")[0]) if text else None
+    except InvalidVersion:
+        return None
+
+
+def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    p = snapshot.platform
+    if p.os == "darwin":
+        cuda_fws = [f for f in snapshot.frameworks if f.cuda_version]
+        yield Finding(
+            MACOS_NO_CUDA,
+            Category.PLATFORM_UNSUPPORTED,
+            Severity.ERROR if cuda_fws else Severity.INFO,
+            "macOS has no NVIDIA CUDA support",
+            evidence=("platform.os = darwin", *(f"{f.name} expects CUDA" for f in cuda_fws)),
+            fix="Use Apple's Metal backends (PyTorch 'mps', tensorflow-metal, jax-metal), "
+            "or a Linux machine with an NVIDIA GPU.",
+        )
+    if p.os == "windows":
+        for fw in snapshot.frameworks:
+            v = _version(fw.version)
+            if fw.name == "tensorflow" and v is not None and v >= Version("2.11"):
+                yield Finding(
+                    TF_WINDOWS_NO_GPU,
+                    Category.PLATFORM_UNSUPPORTED,
+                    Severity.ERROR if snapshot.gpus else Severity.WARNING,
+                    f"TensorFlow {fw.version} has no GPU support on native Windows "
+                    "(the last was 2.10)",
+                    evidence=("platform.os = windows", f"tensorflow {fw.version}"),
+                    fix="Use WSL2 and `pip install tensorflow[and-cuda]` inside it, or "
+                    "stay on native Windows with: pip install 'tensorflow<2.11' "
+                    "(needs Python <= 3.10, CUDA 11.2, cuDNN 8.1).",
+                    sources=("https://www.tensorflow.org/install/pip#windows-native",),
+                )
+    if p.wsl:
+        linux_driver_libs = [
+            lib
+            for lib in snapshot.libraries
+            if lib.name in ("libcuda", "nvidia-ml", "cuda")
+            and lib.path
+            and not lib.path.startswith("/usr/lib/wsl")
+        ]
+        if snapshot.driver.kernel_module_version or linux_driver_libs:
+            yield Finding(
+                WSL_LINUX_DRIVER,
+                Category.PLATFORM_UNSUPPORTED,
+                Severity.ERROR,
+                "A Linux NVIDIA driver is installed inside WSL2",
+                evidence=(
+                    *(
+                        (f"kernel module {snapshot.driver.kernel_module_version}",)
+                        if snapshot.driver.kernel_module_version
+                        else ()
+                    ),
+                    *(f"{lib.name} at {lib.path}" for lib in linux_driver_libs),
+                ),
+                fix="Under WSL2 the driver comes from Windows (/usr/lib/wsl/lib). Remove "
+                "the Linux driver packages inside WSL (e.g. sudo apt purge 'nvidia-driver-*' "
+                "'libnvidia-*') and install only the Windows NVIDIA driver.",
+                sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
+            )
+        elif snapshot.driver.version is None:
+            yield Finding(
+                WSL_NO_DRIVER,
+                Category.NO_DRIVER,
+                Severity.ERROR,
+                "WSL2 sees no NVIDIA driver",
+                evidence=("platform.wsl = true", "driver.version = unknown"),
+                fix="Install or update the NVIDIA driver on Windows (not inside WSL), then "
+                "run `wsl --shutdown` and reopen the distribution.",
+                sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
+            )
