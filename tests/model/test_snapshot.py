@@ -109,7 +109,7 @@ def test_partial_snapshot_loads_with_unknowns() -> None:
 
 
 def test_newer_schema_is_refused_with_upgrade_hint() -> None:
-    with pytest.raises(InputError, match="newer envcheck.*upgrade"):
+    with pytest.raises(InputError, match=r"newer envcheck.*upgrade"):
         parse_snapshot_text('{"schema": "envcheck.snapshot/2"}', "snap.json")
 
 
