@@ -65,7 +65,9 @@ def fence(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.fixture(autouse=True)
-def _isolate_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolate_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Keep tests away from the real user cache/config and colour settings."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -162,7 +164,9 @@ class CliResult:
         return iter((self.exit_code, self.stdout, self.stderr))
 
 
-def run_cli(*args: str, input: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> CliResult:
+def run_cli(
+    *args: str, input: Optional[str] = None, env: Optional[Mapping[str, str]] = None
+) -> CliResult:
     """Run ``envcheck ARGS`` through main() and return (exit_code, stdout, stderr).
 
     Hides the click 8.1/8.2 difference: 8.1 mixes stderr into output unless
