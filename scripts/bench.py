@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Side-by-side wall-time benchmark of envcheck's start-up paths.
+
+Runs every command N times in one session (interleaved, so machine noise hits
+all of them alike) and prints the median and the ratio to a reference:
+
+* ``python -c pass``: the interpreter's own start-up, the floor;
+* ``envcheck --version`` (budget 100 ms), ``envcheck detect --json``
+  (budget 300 ms) and ``envcheck doctor --json``;
+* ``python -m torch.utils.collect_env`` when torch is importable: the doctor
+  must take at most a tenth of its time.
+
+Usage: python scripts/bench.py [--runs N] [--python PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import time
+
+
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--python", default=sys.executable)
+    args = parser.parse_args()
+    py = args.python
+    commands: dict[str, list[str]] = {
+        "python -c pass": [py, "-c", "pass"],
+        "envcheck --version": [py, "-m", "envcheck", "--version"],
+        "envcheck detect --json": [py, "-m", "envcheck", "detect", "--json"],
+        "envcheck doctor --json": [py, "-m", "envcheck", "doctor", "--json"],
+    }
+    has_torch = importlib.util.find_spec("torch") is not None
+    if has_torch:
+        commands["torch.utils.collect_env"] = [py, "-m", "torch.utils.collect_env"]
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for name, argv in commands.items():  # warm the page cache once
+        wall(argv)
+    for _ in range(args.runs):
+        for name, argv in commands.items():
+            times[name].append(wall(argv))
+    med = {name: statistics.median(ts) for name, ts in times.items()}
+    base = med["python -c pass"]
+    print(f"{'command':<28} {'median ms':>10} {'x python':>9}")
+    for name, value in med.items():
+        print(f"{name:<28} {value * 1000:>10.1f} {value / base:>9.2f}")
+    print()
+    print(f"envcheck --version:     {med['envcheck --version'] * 1000:.0f} ms (budget 100 ms)")
+    print(f"envcheck detect --json: {med['envcheck detect --json'] * 1000:.0f} ms (budget 300 ms)")
+    if has_torch:
+        ratio = med["envcheck doctor --json"] / med["torch.utils.collect_env"]
+        print(f"doctor / collect_env:   {ratio:.3f} (budget 0.100)")
+    else:
+        print("doctor / collect_env:   torch not installed here; install it to compare")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,46 @@
+"""Start-up stays light: no framework (or other heavy) module is ever imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+FRAMEWORKS = {"torch", "tensorflow", "jax", "jaxlib", "cupy", "paddle", "onnxruntime", "numpy"}
+
+PROBE = """
+import json, sys
+from envcheck.cli import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+print("\\n@@" + json.dumps(sorted({m.split('.')[0] for m in sys.modules})))
+"""
+
+
+def loaded_modules(*args: str) -> tuple[int, set[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    marker = proc.stdout.rsplit("\n@@", 1)
+    assert len(marker) == 2, proc.stderr
+    return proc.returncode, set(json.loads(marker[1]))
+
+
+@pytest.mark.real_machine
+def test_version_imports_nothing_heavy() -> None:
+    _, modules = loaded_modules("--version")
+    assert not modules & (FRAMEWORKS | {"rich", "requests", "pynvml", "yaml", "packaging"})
+
+
+@pytest.mark.real_machine
+@pytest.mark.parametrize("command", [["detect", "--json"], ["doctor", "--json"]])
+def test_detect_and_doctor_never_import_frameworks(command: list[str]) -> None:
+    _, modules = loaded_modules(*command)
+    assert not modules & FRAMEWORKS
+    assert "requests" not in modules
