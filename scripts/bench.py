@@ -45,7 +45,7 @@ def main() -> int:
     if has_torch:
         commands["torch.utils.collect_env"] = [py, "-m", "torch.utils.collect_env"]
     times: dict[str, list[float]] = {name: [] for name in commands}
-    for name, argv in commands.items():  # warm the page cache once
+    for argv in commands.values():  # warm the page cache once
         wall(argv)
     for _ in range(args.runs):
         for name, argv in commands.items():
