@@ -1,0 +1,73 @@
+"""Rendering through rich must never eat brackets or split version numbers."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from envcheck.doctor import Report
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.snapshot import Driver, Gpu, Snapshot
+from envcheck.render.console import make_console
+from envcheck.render.report import render_report_markdown, render_report_text
+
+FIX = "pip install 'tensorflow[and-cuda]==2.16.1'"
+
+
+def report() -> Report:
+    snap = Snapshot(
+        driver=Driver(version="535.104.05"),
+        gpus=(Gpu(index=0, name="NVIDIA [beta] GPU", compute_capability="8.9"),),
+    )
+    finding = Finding(
+        "cpu-only-build",
+        Category.CPU_ONLY_BUILD,
+        Severity.ERROR,
+        "tensorflow-cpu 2.16.1 is a CPU-only build",
+        evidence=("driver.version = 535.104.05",),
+        fix=FIX,
+    )
+    return Report(snap, "1/2026-11-22", (finding,))
+
+
+def render_with_colour() -> str:
+    console = make_console(color=True)
+    buf = io.StringIO()
+    console.file = buf
+    render_report_text(report(), console)
+    return buf.getvalue()
+
+
+def test_extras_survive_the_rich_path_with_colour_on() -> None:
+    out = render_with_colour()
+    assert "tensorflow[and-cuda]==2.16.1" in out
+    assert "NVIDIA [beta] GPU" in out
+
+
+def test_driver_version_is_not_highlighted_piecewise() -> None:
+    out = render_with_colour()
+    line = next(x for x in out.splitlines() if "driver.version" in x)
+    # One style around the whole evidence line, none inside the version number.
+    assert "535.104.05" in line
+
+
+def test_plain_when_no_color(monkeypatch: object) -> None:
+    console = make_console(color=False)
+    buf = io.StringIO()
+    console.file = buf
+    render_report_text(report(), console)
+    assert "\x1b[" not in buf.getvalue()
+
+
+def test_default_console_is_plain_when_not_a_terminal() -> None:
+    console = make_console()
+    assert isinstance(console, Console)
+    assert console.is_terminal is False  # pytest captures stdout
+    assert console.no_color or console.color_system is None
+
+
+def test_markdown_keeps_commands_verbatim() -> None:
+    md = render_report_markdown(report())
+    assert f"    {FIX}" in md
+    assert "**ERROR** tensorflow-cpu 2.16.1 is a CPU-only build (`cpu-only-build`)" in md
