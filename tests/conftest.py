@@ -205,3 +205,11 @@ def golden(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
         assert actual == path.read_text(encoding="utf-8")
 
     return check
+
+
+@pytest.fixture(scope="session")
+def mini_matrix() -> Any:
+    """Real NVIDIA tables plus a few hand-written framework builds (rule tests)."""
+    from envcheck.matrix import load_matrix_from
+
+    return load_matrix_from(FIXTURES / "matrix-mini")

@@ -1,0 +1,132 @@
+"""--deep: child output parsing, judging results, and the real child script."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+from envcheck.deep import (
+    DEEP_FAILED,
+    DEEP_TIMEOUT,
+    H2D_BANDWIDTH_LOW,
+    NO_ACCELERATION,
+    SMOKE_SCRIPT,
+    deep_findings,
+    parse_smoke_output,
+    run_deep,
+)
+from envcheck.detect.system import CommandResult, run_command
+from envcheck.matrix import Matrix
+from envcheck.model.snapshot import Framework, Gpu, Snapshot
+
+GOOD = {
+    "framework": "torch",
+    "ok": True,
+    "checks": [
+        {"name": "cuda_available", "ok": True, "detail": "torch.cuda.is_available()"},
+        {"name": "acceleration", "ok": True, "detail": "training step 2.1 ms vs 80 ms (38x)"},
+    ],
+    "devices": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "capability": "9.0"}],
+    "metrics": {"h2d_gbps": 52.3, "train_step_speedup": 38.1},
+    "seconds": 4.2,
+}
+
+
+def result(stdout: str = "", returncode: int = 0, **kw: object) -> CommandResult:
+    return CommandResult(returncode, stdout, str(kw.pop("stderr", "")), **kw)  # type: ignore[arg-type]
+
+
+def snap_with(gpus: Sequence[Gpu] = ()) -> Snapshot:
+    return Snapshot(gpus=tuple(gpus), frameworks=(Framework(name="torch", version="2.5.1"),))
+
+
+def test_parse_good_output_takes_last_json_line() -> None:
+    out = "some framework chatter\n{not json\n" + json.dumps(GOOD) + "\n"
+    r = parse_smoke_output("torch", result(out))
+    assert r.ok
+    assert r.metrics["h2d_gbps"] == 52.3
+    assert r.devices[0]["capability"] == "9.0"
+    assert "38x" in r.summary
+
+
+def test_parse_segfault() -> None:
+    r = parse_smoke_output("torch", result("", returncode=-11, stderr="Segmentation fault"))
+    assert not r.ok
+    assert r.error == "crashed with signal 11"
+    assert "Segmentation fault" in r.output_tail
+
+
+def test_parse_timeout() -> None:
+    r = parse_smoke_output("jax", CommandResult(None, timed_out=True, error="timed out after 5s"))
+    assert r.timed_out and not r.ok
+
+
+def test_parse_garbage_and_missing_interpreter() -> None:
+    assert parse_smoke_output("torch", result("\x00garbage")).error == (
+        "exited with status 0 without a result"
+    )
+    missing = CommandResult(None, error="not found")
+    assert parse_smoke_output("torch", missing).error == "not found"
+
+
+def test_findings_for_failed_timed_out_and_slow(mini_matrix: Matrix) -> None:
+    failed = {
+        **GOOD,
+        "ok": False,
+        "checks": [{"name": "cuda_available", "ok": False, "detail": "torch.cuda.is_available()"}],
+    }
+    slow = {
+        **GOOD,
+        "ok": False,
+        "checks": [{"name": "acceleration", "ok": False, "detail": "1.1x"}],
+        "metrics": {"h2d_gbps": 3.0},
+    }
+    results = [
+        parse_smoke_output("torch", result(json.dumps(failed))),
+        parse_smoke_output("jax", CommandResult(None, timed_out=True)),
+        parse_smoke_output("cupy", result(json.dumps(slow))),
+    ]
+    gpu = Gpu(index=0, name="H100", pcie_generation=5, pcie_width=16)
+    ids = [f.id for f in deep_findings(results, snap_with([gpu]), mini_matrix)]
+    assert ids == [DEEP_FAILED, DEEP_TIMEOUT, NO_ACCELERATION, H2D_BANDWIDTH_LOW]
+
+
+def test_good_result_gives_no_findings(mini_matrix: Matrix) -> None:
+    r = parse_smoke_output("torch", result(json.dumps(GOOD)))
+    gpu = Gpu(index=0, name="H100", pcie_generation=5, pcie_width=16)
+    assert deep_findings([r], snap_with([gpu]), mini_matrix) == ()
+
+
+def test_run_deep_runs_one_child_per_framework() -> None:
+    calls: list[tuple[str, ...]] = []
+
+    def fake(argv: Sequence[str], timeout: float) -> CommandResult:
+        calls.append(tuple(argv))
+        assert timeout == 42
+        return result(json.dumps({**GOOD, "framework": argv[-1]}))
+
+    snap = Snapshot(
+        frameworks=(
+            Framework(name="torch"),
+            Framework(name="keras"),
+            Framework(name="jax"),
+            Framework(name="torch"),
+        )
+    )
+    started: list[str] = []
+    out = run_deep(snap, python="/env/bin/python", timeout=42, on_start=started.append, runner=fake)
+    assert [r.framework for r in out] == ["torch", "jax"]
+    assert started == ["torch", "jax"]
+    assert calls[0] == ("/env/bin/python", "-I", str(SMOKE_SCRIPT), "torch")
+
+
+@pytest.mark.real_machine
+def test_real_child_reports_a_missing_framework_as_a_result() -> None:
+    """The script runs under a real interpreter and turns ImportError into JSON."""
+    outcome = run_command((sys.executable, "-I", str(SMOKE_SCRIPT), "paddle"), timeout=60)
+    r = parse_smoke_output("paddle", outcome)
+    assert not r.ok
+    assert r.error is not None and r.error.startswith(("ModuleNotFoundError", "ImportError"))
