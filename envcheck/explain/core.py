@@ -1,0 +1,778 @@
+"""Match error text against the signature table and name the root cause (pure).
+
+``explain(text, snapshot, matrix)`` never reads files or runs anything: the
+command reads the text and detects (or loads) the snapshot, then calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from envcheck.explain.signatures import (
+    ARCH,
+    BF16,
+    CPU_BUILD,
+    CUDA_LIB,
+    CUDNN,
+    DRIVER,
+    ENV_VAR,
+    MEMORY,
+    NO_DRIVER,
+    NO_GPU,
+    NVML,
+    SIGNATURES,
+    Signature,
+)
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.versions import (
+    ComputeCapability,
+    CudaVersion,
+    parse_compute_capability,
+    parse_cuda_version,
+    parse_driver_version,
+)
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.matrix.rows import Build
+    from envcheck.model.snapshot import Framework, Snapshot
+    from envcheck.resolve.target import Target
+
+EXPLAIN_SCHEMA = "envcheck.explain/1"
+UNRECOGNISED = "explain-unrecognised"
+MAX_LINE_CHARS = 8192
+"""Only this much of each line is matched (a hostile megabyte-long line stays cheap)."""
+MAX_EVIDENCE_LINES = 3
+_SHOWN_LINE_CHARS = 240
+
+# One combined pattern, without group names, finds candidate lines in a single pass;
+# only those lines are then matched against each signature.
+_PREFILTER = re.compile(
+    "|".join(f"(?:{re.sub(r'[(][?]P<[A-Za-z_0-9]+>', '(?:', s.regex)})" for s in SIGNATURES)
+)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One signature recognised in the text, with what the snapshot adds."""
+
+    signature: Signature
+    lines: tuple[tuple[int, str], ...]
+    """(1-based line number, line text) of every matching line (first few)."""
+    facts: Mapping[str, str] = field(default_factory=dict)
+    """Named groups captured from the first matching line (``sm``, ``lib``, ...)."""
+    root_cause: Optional[str] = None
+    """The concrete cause on this machine, when the snapshot tells."""
+    evidence: tuple[str, ...] = ()
+    """Snapshot facts behind the root cause."""
+    fix: Optional[str] = None
+    """A fix specific to this machine (else the signature's fix)."""
+    count: int = 1
+    """How many lines matched in all."""
+
+    @property
+    def line_no(self) -> int:
+        return self.lines[0][0]
+
+    def to_finding(self) -> Finding:
+        sig = self.signature
+        shown = tuple(f"line {n}: {_shorten(text)}" for n, text in self.lines)
+        if self.count > len(self.lines):
+            shown += (f"... and {self.count - len(self.lines)} more matching lines",)
+        detail = sig.cause
+        if self.root_cause:
+            detail = f"On this machine: {self.root_cause} ({sig.cause})"
+        return Finding(
+            sig.id,
+            sig.category,
+            sig.severity,
+            sig.title,
+            evidence=shown + self.evidence,
+            fix=self.fix or sig.fix,
+            detail=detail,
+            sources=(sig.source,),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        sig = self.signature
+        return {
+            "id": sig.id,
+            "category": sig.category.value,
+            "severity": sig.severity.value,
+            "title": sig.title,
+            "frameworks": list(sig.frameworks),
+            "lines": [{"line": n, "text": text} for n, text in self.lines],
+            "count": self.count,
+            "facts": dict(self.facts),
+            "cause": sig.cause,
+            "root_cause": self.root_cause,
+            "evidence": list(self.evidence),
+            "fix": self.fix or sig.fix,
+            "source": sig.source,
+        }
+
+
+@dataclass(frozen=True)
+class ExplainReport:
+    """Everything ``explain`` found, most important first."""
+
+    matches: tuple[Match, ...]
+    lines_scanned: int
+    snapshot_used: bool
+    findings: tuple[Finding, ...]
+
+    @property
+    def recognised(self) -> bool:
+        return bool(self.matches)
+
+    def failed(self) -> bool:
+        """True when an error-severity signature was recognised (exit code 1)."""
+        return any(m.signature.severity == Severity.ERROR for m in self.matches)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": EXPLAIN_SCHEMA,
+            "recognised": self.recognised,
+            "lines_scanned": self.lines_scanned,
+            "snapshot_used": self.snapshot_used,
+            "matches": [m.to_json() for m in self.matches],
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def _shorten(text: str, limit: int = _SHOWN_LINE_CHARS) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _printable(text: str) -> str:
+    """Drop control characters (ANSI colour codes, NULs) a pasted log may carry."""
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+    return "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
+
+
+def match_signatures(
+    text: str, signatures: Iterable[Signature] = SIGNATURES
+) -> tuple[tuple[Match, ...], int]:
+    """Every signature found in ``text`` (one Match per signature) and the line count."""
+    sigs = tuple(signatures)
+    found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
+    order: list[str] = []
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        line = raw[:MAX_LINE_CHARS]
+        if not _PREFILTER.search(line):
+            continue
+        hits: dict[str, re.Match[str]] = {}
+        for sig in sigs:
+            m = sig.pattern.search(line)
+            if m is not None:
+                hits[sig.id] = m
+        hidden = {h for sid in hits for h in _by_id()[sid].supersedes}
+        for sid, m in hits.items():
+            if sid in hidden:
+                continue
+            if sid not in found:
+                facts = {k: v for k, v in m.groupdict().items() if v is not None}
+                found[sid] = ([], facts, [0])
+                order.append(sid)
+            shown, _facts, count = found[sid]
+            count[0] += 1
+            if len(shown) < MAX_EVIDENCE_LINES:
+                shown.append((number, _shorten(_printable(line))))
+    matches = []
+    for sid in order:
+        shown, facts, count = found[sid]
+        matches.append(Match(_by_id()[sid], tuple(shown), facts, count=count[0]))
+    return tuple(matches), len(lines)
+
+
+_ID_CACHE: dict[str, Signature] = {}
+
+
+def _by_id() -> dict[str, Signature]:
+    if not _ID_CACHE:
+        _ID_CACHE.update({s.id: s for s in SIGNATURES})
+    return _ID_CACHE
+
+
+def explain(
+    text: str,
+    snapshot: Optional[Snapshot] = None,
+    matrix: Optional[Matrix] = None,
+) -> ExplainReport:
+    """Recognise known error signatures in ``text``; with a snapshot (and the
+    matrix) name the concrete root cause on that machine.
+
+    Nothing recognised gives one ``other`` warning finding saying so (never a
+    silent "all good").
+    """
+    matches, count = match_signatures(text)
+    if snapshot is not None and matrix is not None:
+        matches = tuple(_with_root_cause(m, snapshot, matrix) for m in matches)
+    ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
+    findings = tuple(m.to_finding() for m in ordered)
+    if not ordered:
+        findings = (_unrecognised(text, count),)
+    return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+def explain_findings(
+    text: str, snapshot: Optional[Snapshot] = None, matrix: Optional[Matrix] = None
+) -> tuple[Finding, ...]:
+    """Findings for the recognised signatures only (used by ``doctor --deep``)."""
+    report = explain(text, snapshot, matrix)
+    return report.findings if report.recognised else ()
+
+
+def _unrecognised(text: str, count: int) -> Finding:
+    if not text.strip():
+        title = "The text is empty: there is nothing to explain"
+    else:
+        title = "No known CUDA/cuDNN/driver error was recognised in the text"
+    return Finding(
+        UNRECOGNISED,
+        Category.OTHER,
+        Severity.WARNING,
+        title,
+        evidence=(f"{count} lines scanned against {len(SIGNATURES)} known signatures",),
+        fix="This does not mean the setup is healthy. Paste the full error output "
+        "(the traceback and the lines before it), or run `envcheck doctor` to check "
+        "the installed stack.",
+    )
+
+
+# -- root causes ------------------------------------------------------------------
+
+
+@dataclass
+class _Cause:
+    text: Optional[str] = None
+    evidence: list[str] = field(default_factory=list)
+    fix: Optional[str] = None
+
+    def add(self, fact: str) -> None:
+        if fact not in self.evidence:
+            self.evidence.append(fact)
+
+    def because(self, text: str, fix: Optional[str] = None) -> None:
+        if self.text is None:
+            self.text = text
+            if fix and self.fix is None:
+                self.fix = fix
+
+
+def _with_root_cause(m: Match, snapshot: Snapshot, matrix: Matrix) -> Match:
+    from dataclasses import replace
+
+    cause = _Cause()
+    analysis = _ANALYSES.get(m.signature.analysis)
+    try:
+        if analysis is not None:
+            analysis(m, snapshot, matrix, cause)
+        _doctor_agrees(m, snapshot, matrix, cause)
+    except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
+        cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
+    return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
+
+
+def _doctor_agrees(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """Doctor findings of the same category on this snapshot back the explanation."""
+    from envcheck.doctor import diagnose
+
+    related = _RELATED.get(m.signature.category, (m.signature.category,))
+    for f in diagnose(snapshot, matrix).findings:
+        if f.category in related and f.severity != Severity.INFO:
+            cause.add(f"doctor: {f.title}")
+            cause.because(f.title, f.fix)
+
+
+_RELATED: dict[Category, tuple[Category, ...]] = {
+    Category.NO_GPU: (Category.NO_GPU, Category.ENV_VAR_HIDES_GPU, Category.CONTAINER_NO_GPU),
+    Category.NO_DRIVER: (Category.NO_DRIVER, Category.CONTAINER_NO_GPU),
+    Category.CUDA_RUNTIME_MISSING: (
+        Category.CUDA_RUNTIME_MISSING,
+        Category.LIB_PATH_CONFLICT,
+        Category.MIXED_WHEELS,
+    ),
+    Category.CUDNN_MISMATCH: (Category.CUDNN_MISMATCH, Category.LIB_PATH_CONFLICT),
+    Category.ENV_VAR_HIDES_GPU: (Category.ENV_VAR_HIDES_GPU,),
+    Category.OTHER: (),
+    Category.CAPABILITY: (),
+}
+
+
+def _target(snapshot: Snapshot, matrix: Matrix) -> Target:
+    from envcheck.rules._facts import target_of
+
+    return target_of(snapshot, matrix)
+
+
+def _gpu_frameworks(snapshot: Snapshot, sig: Signature) -> list[Framework]:
+    wanted = set(sig.frameworks)
+    return [
+        fw
+        for fw in snapshot.frameworks
+        if fw.name and (not wanted or fw.name in wanted) and fw.cuda_version and not fw.cpu_only
+    ]
+
+
+def _label(fw: Framework) -> str:
+    from envcheck.rules._facts import fw_label
+
+    return fw_label(fw)
+
+
+def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.resolve.constraints import DRIVER as DRIVER_BLOCK
+    from envcheck.resolve.constraints import check_build
+    from envcheck.rules._facts import matched_build
+
+    drv = parse_driver_version(snapshot.driver.version)
+    if drv is None:
+        cause.add("driver.version = unknown (no NVIDIA driver detected)")
+        if not snapshot.gpus:
+            cause.because(
+                "no NVIDIA driver was detected on this machine; CUDA reports a missing "
+                "driver as an insufficient one",
+                "Install the NVIDIA driver (in a container: start it with `--gpus all`).",
+            )
+        return
+    target = _target(snapshot, matrix)
+    os_name = target.driver_os
+    top = matrix.max_cuda_for_driver(drv, os_name)
+    cause.add(
+        f"driver.version = {drv.raw}"
+        + (f" (supports CUDA up to {top} natively)" if top is not None else "")
+    )
+    found = m.facts.get("found")
+    if found and found.isdigit() and len(found) >= 4:
+        # PyTorch prints the driver's CUDA version as an integer: 11040 = 11.4.
+        cause.add(f"the driver reports CUDA {int(found) // 1000}.{int(found) % 1000 // 10}")
+    for fw in _gpu_frameworks(snapshot, m.signature):
+        cuda = parse_cuda_version(fw.cuda_version)
+        if cuda is None:
+            continue
+        build = matched_build(fw, snapshot, matrix)
+        blockers = []
+        if build is not None and fw.version:
+            blockers = [
+                b
+                for b in check_build(build, fw.version, target, matrix)
+                if b.constraint == DRIVER_BLOCK
+            ]
+        support = matrix.driver_supports(drv, cuda, os_name)
+        req = matrix.driver_requirement(cuda, os_name)
+        need = req.floor or req.native
+        if blockers or support == "no":
+            message = (
+                blockers[0].message
+                if blockers
+                else f"{_label(fw)} needs CUDA {cuda}, which needs driver >= "
+                f"{need.raw if need else '?'}; driver {drv.raw} is older"
+            )
+            cause.add(message)
+            cause.because(
+                f"driver {drv.raw} is too old for {_label(fw)} (built for CUDA {cuda})",
+                _driver_fix(fw, cuda, need.raw if need else None, top),
+            )
+        elif support == "minor_compat":
+            native = req.native.raw if req.native else "?"
+            cause.add(
+                f"{_label(fw)} (CUDA {cuda}) runs on driver {drv.raw} only through CUDA "
+                f"minor-version compatibility (native support from {native})"
+            )
+            if m.signature.id in ("cuda-unsupported-ptx", "cuda-call-requires-newer-driver"):
+                cause.because(
+                    f"driver {drv.raw} runs CUDA {cuda} only through minor-version "
+                    "compatibility, which does not cover PTX JIT compilation or newer API calls",
+                    f"Upgrade the driver to >= {native} (the CUDA {cuda} release driver).",
+                )
+        elif support == "native":
+            cause.add(f"driver {drv.raw} supports {_label(fw)} (CUDA {cuda}) natively")
+
+
+def _driver_fix(
+    fw: Framework, cuda: CudaVersion, need: Optional[str], top: Optional[CudaVersion]
+) -> str:
+    parts = [f"Upgrade the NVIDIA driver to >= {need}" if need else "Upgrade the NVIDIA driver"]
+    if top is not None and fw.name == "torch":
+        parts.append(
+            f"or install a PyTorch build for CUDA <= {top} (e.g. `pip install torch "
+            f"--index-url https://download.pytorch.org/whl/cu{top.major}{top.minor}` if "
+            "that build exists)"
+        )
+    elif top is not None:
+        parts.append(f"or install a {fw.name} build for CUDA <= {top}")
+    return ", ".join(parts) + "."
+
+
+def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.matrix import build_runs_on
+    from envcheck.resolve.constraints import sm_list
+    from envcheck.rules._facts import gpu_facts, matched_build
+
+    ccs: list[tuple[str, ComputeCapability]] = []
+    for g in gpu_facts(snapshot, matrix):
+        if g.cc is not None:
+            ccs.append((g.label, g.cc))
+            cause.add(f"{g.label}: compute capability {g.cc}")
+    text_sm = m.facts.get("sm")
+    if not ccs and text_sm:
+        cc = parse_compute_capability(text_sm)
+        if cc is not None:
+            ccs.append((f"the GPU in the message (sm_{cc.major}{cc.minor})", cc))
+    if m.signature.id == "ptxas-unknown-gpu-arch":
+        _ptxas(snapshot, matrix, ccs, cause)
+        return
+    target = _target(snapshot, matrix)
+    for fw in _gpu_frameworks(snapshot, m.signature):
+        build = matched_build(fw, snapshot, matrix)
+        if build is None or build.archs is None:
+            cause.add(f"{_label(fw)}: its architecture list is not in the matrix")
+            continue
+        cause.add(f"{_label(fw)} ({build.variant}) is built for {sm_list(build)}")
+        for label, cc in ccs:
+            if build_runs_on(build, cc) is False:
+                alternatives = _runnable_builds(fw.name or "", target, matrix, cc)
+                fix = None
+                if alternatives:
+                    fix = "Install a build that has kernels for this GPU:\n  " + alternatives[0][1]
+                    cause.add(
+                        "builds that would run: "
+                        + ", ".join(label_ for label_, _cmd in alternatives[:3])
+                    )
+                cause.because(
+                    f"{_label(fw)} ({build.variant}) has no kernels for {label} "
+                    f"(sm_{cc.major}{cc.minor}); it is built for {sm_list(build)}",
+                    fix,
+                )
+
+
+def _ptxas(
+    snapshot: Snapshot,
+    matrix: Matrix,
+    ccs: list[tuple[str, ComputeCapability]],
+    cause: _Cause,
+) -> None:
+    for tk in snapshot.cuda_toolkits:
+        cuda = parse_cuda_version(tk.version)
+        if cuda is None:
+            continue
+        row = matrix.toolkit_archs_for(cuda)
+        where = f" at {tk.path}" if tk.path else ""
+        cause.add(f"CUDA toolkit {tk.version}{where}")
+        if row is None:
+            continue
+        for label, cc in ccs:
+            if cc not in row.compute_capabilities:
+                cause.because(
+                    f"the CUDA {cuda} toolkit{where} predates {label} "
+                    f"(sm_{cc.major}{cc.minor}); its ptxas cannot compile for it",
+                    "Install a newer CUDA toolkit (or the nvidia-cuda-nvcc wheel of your "
+                    "framework's CUDA) and put its bin directory first on PATH.",
+                )
+
+
+def _runnable_builds(
+    framework: str, target: Target, matrix: Matrix, cc: ComputeCapability
+) -> list[tuple[str, str]]:
+    """(label, pip command) of the newest builds that run on the target, newest first."""
+    from envcheck.matrix import build_runs_on
+    from envcheck.resolve.constraints import build_label, check_build
+
+    out: list[tuple[str, str]] = []
+    for version in reversed(matrix.releases(framework)):
+        for build in matrix.builds_for(framework, version, platform=target.platform):
+            if build.cpu_only or build_runs_on(build, cc) is not True:
+                continue
+            if check_build(build, version, target, matrix):
+                continue
+            out.append((build_label(build, version), _pip_command(build, version)))
+        if len(out) >= 3:
+            break
+    return out
+
+
+def _pip_command(build: Build, version: str) -> str:
+    name = build.package + (f"[{build.extra}]" if build.extra else "")
+    command = f"pip install '{name}=={version}'"
+    if build.index_url:
+        command += f" --index-url {build.index_url}"
+    return command
+
+
+def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.rules._facts import gpu_facts
+
+    gpus = gpu_facts(snapshot, matrix)
+    has_gpu = bool(gpus) or snapshot.driver.version is not None
+    if gpus:
+        cause.add("GPUs: " + ", ".join(g.label for g in gpus))
+    elif snapshot.driver.version:
+        cause.add(f"driver.version = {snapshot.driver.version}")
+    else:
+        cause.add("no NVIDIA GPU or driver detected")
+    wanted = set(m.signature.frameworks)
+    installed = [fw for fw in snapshot.frameworks if fw.name in wanted]
+    if not installed:
+        names = ", ".join(sorted(wanted))
+        cause.add(f"{names}: not installed in the inspected environment")
+        return
+    target = _target(snapshot, matrix)
+    for fw in installed:
+        cpu = bool(fw.cpu_only) or fw.cuda_version is None
+        cause.add(f"{_label(fw)}: " + ("CPU-only build" if cpu else f"CUDA {fw.cuda_version}"))
+        if not cpu:
+            continue
+        fix = None
+        if target.gpus:
+            alternatives = _runnable_builds(fw.name or "", target, matrix, target.gpus[0])
+            if alternatives:
+                fix = "Install a GPU build that runs here:\n  " + alternatives[0][1]
+        if has_gpu:
+            cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
+        else:
+            cause.because(
+                f"{_label(fw)} is a CPU-only build, and this machine shows no NVIDIA GPU either",
+                "A GPU build needs an NVIDIA GPU and driver; run the code on the CPU "
+                "(device='cpu') or on a GPU machine.",
+            )
+    if "onnxruntime" in wanted:
+        pkgs = {k.lower() for k in snapshot.packages}
+        if {"onnxruntime", "onnxruntime-gpu"} <= pkgs:
+            cause.because(
+                "both onnxruntime and onnxruntime-gpu are installed; the CPU package "
+                "shadows the GPU one",
+                "pip uninstall -y onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu",
+            )
+
+
+def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    loaded, compiled = m.facts.get("loaded"), m.facts.get("compiled")
+    if loaded and compiled:
+        cause.add(f"loaded cuDNN {_cudnn_text(loaded)}, built with {_cudnn_text(compiled)}")
+    libs = [lib for lib in snapshot.libraries if (lib.name or "").lower() == "cudnn"]
+    for lib in libs:
+        where = f" at {lib.path}" if lib.path else ""
+        src = f" ({lib.source})" if lib.source else ""
+        cause.add(f"cuDNN {lib.version or '?'}{where}{src}")
+    for fw in snapshot.frameworks:
+        if fw.cudnn_version:
+            cause.add(f"{_label(fw)} was built with cuDNN {fw.cudnn_version}")
+    ld = snapshot.env.get("LD_LIBRARY_PATH")
+    if ld:
+        cause.add(f"LD_LIBRARY_PATH = {ld}")
+    versions = {(lib.version or "").split(".")[0] for lib in libs if lib.version}
+    wanted_major = m.facts.get("major") or m.facts.get("major2")
+    if wanted_major and libs and wanted_major not in versions:
+        cause.because(
+            f"cuDNN {wanted_major} is needed but only cuDNN "
+            f"{', '.join(sorted(v for v in versions if v))} is installed",
+            f"Install cuDNN {wanted_major} (pip: nvidia-cudnn-cu12 of a {wanted_major}.x "
+            "version, or your distribution's libcudnn package) next to the one you have.",
+        )
+    elif wanted_major and not libs:
+        cause.because(
+            f"no cuDNN was found in the inspected environment (cuDNN {wanted_major} is needed)",
+            f"Install cuDNN {wanted_major} and make sure its directory is on the loader path.",
+        )
+    if len({lib.version for lib in libs}) > 1:
+        cause.because(
+            "several cuDNN versions are installed; the first one on the loader path "
+            "(LD_LIBRARY_PATH before the system paths) is the one that gets loaded",
+            "Remove the older cuDNN directory from LD_LIBRARY_PATH (or uninstall it) so "
+            "the framework loads the version it was built with.",
+        )
+    if loaded and compiled and not cause.text:
+        cause.because(
+            f"an older cuDNN ({_cudnn_text(loaded)}) is loaded than the framework needs "
+            f"({_cudnn_text(compiled)})"
+        )
+    if "Error: libcuda.so" in " ".join(text for _n, text in m.lines):
+        cause.because(
+            "cuDNN itself is present, but the driver library libcuda.so it loads cannot be found",
+            "On WSL2 add /usr/lib/wsl/lib to the loader path (`sudo ldconfig` after "
+            "checking /etc/ld.so.conf.d); elsewhere install the NVIDIA driver.",
+        )
+
+
+def _cudnn_text(version: str) -> str:
+    """TF 1.x printed cuDNN as 7005 (7.0.5); newer releases print 8.0.5."""
+    if version.isdigit() and len(version) == 4:
+        return f"{version[0]}.{int(version[1:3])}.{version[3]} ({version})"
+    return version
+
+
+_SONAME_CUDA = {"libcudart": 0, "libcublas": 0, "libcublaslt": 0, "libnvrtc": 0}
+
+
+def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    lib = m.facts.get("lib") or ""
+    mm = re.match(r"(lib[A-Za-z]+)\w*\.so\.(\d+)", lib)
+    wanted: Optional[int] = None
+    if mm and mm.group(1).lower() in _SONAME_CUDA:
+        wanted = int(mm.group(2))
+        cause.add(f"{lib} belongs to CUDA {wanted}")
+    have: dict[int, list[str]] = {}
+    for tk in snapshot.cuda_toolkits:
+        v = parse_cuda_version(tk.version)
+        if v is not None:
+            have.setdefault(v.major, []).append(f"CUDA toolkit {tk.version}")
+    for fw in snapshot.frameworks:
+        v = parse_cuda_version(fw.cuda_version)
+        if v is not None and not fw.cpu_only:
+            have.setdefault(v.major, []).append(f"{_label(fw)} (CUDA {v})")
+    for name in snapshot.packages:
+        pm = re.match(r"nvidia-[a-z-]+-cu(\d+)$", name.lower())
+        if pm:
+            have.setdefault(int(pm.group(1)), []).append(name)
+    for major in sorted(have):
+        cause.add(f"CUDA {major} here: " + ", ".join(have[major][:4]))
+    if wanted is not None and have and wanted not in have:
+        majors = ", ".join(str(k) for k in sorted(have))
+        fix = None
+        if m.signature.id.startswith("onnxruntime"):
+            fix = (
+                f"Install the onnxruntime-gpu build for CUDA {majors} (ONNX Runtime's CUDA "
+                "requirements table lists which version uses which CUDA and cuDNN)."
+            )
+        cause.because(
+            f"the failing component was built for CUDA {wanted}, but this environment has "
+            f"CUDA {majors}",
+            fix or f"Install the build of the failing package made for CUDA {majors}.",
+        )
+
+
+def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    d = snapshot.driver
+    if d.kernel_module_version:
+        cause.add(f"kernel module = {d.kernel_module_version}")
+    if d.nvml_library_version:
+        cause.add(f"NVML library = {d.nvml_library_version}")
+    if (
+        d.kernel_module_version
+        and d.nvml_library_version
+        and d.kernel_module_version != d.nvml_library_version
+    ):
+        cause.because(
+            f"the loaded kernel module is {d.kernel_module_version} but the user-space "
+            f"libraries are {d.nvml_library_version}",
+            "Reboot (or unload and reload the nvidia kernel modules) so both are "
+            f"{d.nvml_library_version}.",
+        )
+
+
+def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    p = snapshot.platform
+    if snapshot.driver.version:
+        cause.add(f"driver.version = {snapshot.driver.version}")
+        cause.because(
+            f"driver {snapshot.driver.version} is installed on the inspected machine, so the "
+            "error most likely came from another environment (a container, a job node) or "
+            "from before the module was loaded"
+        )
+        return
+    cause.add("driver.version = unknown")
+    if p.container:
+        cause.add(f"platform.container = {p.container}")
+        cause.because(
+            f"the program runs in a {p.container} container without GPU access",
+            "Start the container with `--gpus all` (Docker, with the NVIDIA Container "
+            "Toolkit installed on the host) or request a GPU from the orchestrator.",
+        )
+    elif p.wsl:
+        cause.add("platform.wsl = true")
+        cause.because(
+            "WSL2 gets the driver from Windows; libcuda.so.1 should be in /usr/lib/wsl/lib",
+            "Install or update the NVIDIA driver on Windows (not inside WSL), then run "
+            "`wsl --shutdown` and check `ls /usr/lib/wsl/lib/libcuda.so.1`.",
+        )
+    elif snapshot.gpus:
+        cause.because("a GPU is present but no NVIDIA driver is loaded")
+    else:
+        cause.because("no NVIDIA driver (and no NVIDIA GPU) was detected on this machine")
+
+
+def _no_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    _env_var(m, snapshot, matrix, cause)
+    if cause.text:
+        return
+    if snapshot.gpus:
+        cause.add(
+            f"{len(snapshot.gpus)} GPU(s) detected: "
+            + ", ".join(g.name or "?" for g in snapshot.gpus)
+        )
+    else:
+        cause.add("no GPUs detected")
+    _no_driver(m, snapshot, matrix, cause)
+
+
+def _env_var(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    indices = {str(g.index) for g in snapshot.gpus if g.index is not None}
+    uuids = {g.uuid for g in snapshot.gpus if g.uuid}
+    for var in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES"):
+        value = snapshot.env.get(var)
+        if value is None:
+            continue
+        cause.add(f"{var} = {value!r}")
+        items = [v.strip() for v in value.split(",") if v.strip()]
+        if var == "NVIDIA_VISIBLE_DEVICES" and value.strip().lower() in ("all", ""):
+            continue
+        if not items or value.strip() in ("-1", "none", "void", "NoDevFiles"):
+            cause.because(
+                f"{var}={value!r} hides every GPU",
+                f"unset {var} (or set it to the GPUs to use, e.g. {var}=0)",
+            )
+        elif indices and all(i not in indices and i not in uuids for i in items):
+            cause.because(
+                f"{var}={value!r} names no existing GPU (this machine has "
+                f"{', '.join(sorted(indices))})",
+                f"export {var}={min(indices)}",
+            )
+    if "CUDA_VISIBLE_DEVICES" not in snapshot.env and m.signature.analysis == ENV_VAR:
+        cause.add("CUDA_VISIBLE_DEVICES is not set in the inspected environment")
+
+
+def _memory(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    for g in snapshot.gpus:
+        if g.memory_total_mib:
+            cause.add(f"GPU {g.index} {g.name or ''}: {g.memory_total_mib} MiB".replace("  ", " "))
+
+
+def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.rules._facts import gpu_facts
+
+    line = " ".join(text for _n, text in m.lines)
+    bf16 = bool(re.search(r"16BF|bf16|bfloat16", line, re.IGNORECASE))
+    for g in gpu_facts(snapshot, matrix):
+        if g.cc is None:
+            continue
+        arch = matrix.architecture_for(g.cc)
+        supports = arch.bf16 if arch is not None else g.cc >= ComputeCapability(8, 0)
+        cause.add(f"{g.label}: bfloat16 {'supported' if supports else 'not supported'}")
+        if bf16 and supports is False:
+            cause.because(
+                f"the operation uses bfloat16, which {g.label} does not support",
+                "Use torch.float16 (or float32) instead of bfloat16 on this GPU.",
+            )
+    if not cause.text:
+        _driver(m, snapshot, matrix, cause)
+
+
+_ANALYSES = {
+    DRIVER: _driver,
+    ARCH: _arch,
+    CPU_BUILD: _cpu_build,
+    CUDNN: _cudnn,
+    CUDA_LIB: _cuda_lib,
+    NVML: _nvml,
+    NO_DRIVER: _no_driver,
+    NO_GPU: _no_gpu,
+    ENV_VAR: _env_var,
+    MEMORY: _memory,
+    BF16: _bf16,
+}
