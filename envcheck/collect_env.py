@@ -1,0 +1,455 @@
+"""Read the text ``python -m torch.utils.collect_env`` prints into a Snapshot.
+
+This is what users paste into bug reports; turning it into a snapshot lets a
+maintainer run ``envcheck doctor --from-collect-env FILE`` on someone else's
+machine. ``parse_collect_env`` is pure (the caller reads the file).
+
+Every PyTorch era is accepted: the 1.x layout ("Is debug build: No",
+"Is CUDA available: Yes"), the 2.x layout (Python platform, CUDA_MODULE_LOADING,
+a CPU section), Windows, WSL2, ROCm and reports without torch ("N/A"). Reports
+that end early give a partial snapshot with a note in ``errors``. The GPU's
+compute capability is left unknown: the doctor looks it up by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from typing import Optional
+
+from envcheck.errors import InputError
+from envcheck.model.snapshot import (
+    CudaToolkit,
+    Driver,
+    Framework,
+    Gpu,
+    Library,
+    Platform,
+    ProbeError,
+    PythonInfo,
+    Snapshot,
+)
+from envcheck.model.versions import parse_cuda_version, parse_driver_version
+
+SOURCE = "collect_env"
+PROBE = "collect_env"
+MAX_GPUS = 256
+MAX_PACKAGES = 5000
+MAX_VALUE_CHARS = 300
+
+# The "Key: value" lines collect_env prints, by the name this module uses.
+_KEYS = {
+    "PyTorch version": "torch",
+    "Is debug build": "debug",
+    "CUDA used to build PyTorch": "torch_cuda",
+    "ROCM used to build PyTorch": "torch_rocm",
+    "OS": "os",
+    "GCC version": "gcc",
+    "Clang version": "clang",
+    "CMake version": "cmake",
+    "Libc version": "libc",
+    "Python version": "python",
+    "Python platform": "python_platform",
+    "Is CUDA available": "cuda_available",
+    "CUDA runtime version": "cuda_runtime",
+    "CUDA_MODULE_LOADING set to": "module_loading",
+    "GPU models and configuration": "gpus",
+    "Nvidia driver version": "driver",
+    "cuDNN version": "cudnn",
+    "NCCL version": "nccl",
+    "HIP runtime version": "hip",
+    "MIOpen runtime version": "miopen",
+    "Is XNNPACK available": "xnnpack",
+    "Is XPU available": "xpu",
+    "Versions of relevant libraries": "libraries",
+    "GPU topology": "topology",
+    "CPU": "cpu",
+}
+_KEY_RE = re.compile(r"^(" + "|".join(re.escape(k) for k in _KEYS) + r"):(?:\s(.*)|)$")
+# Keys that open a block of following lines (until a blank line or the next key).
+_BLOCKS = {"gpus", "cudnn", "libraries", "topology", "cpu"}
+_UNKNOWN = {"", "n/a", "none", "could not collect", "no cuda", "unknown"}
+_GPU_LINE = re.compile(r"^GPU (\d{1,4}): (.+)$")
+_CUDNN_PATH = re.compile(r"(?:^|[/\\])(?:lib)?cudnn(?:64_(\d+)\.dll|\.so\.(\d+(?:\.\d+)*))$")
+_PIP_LINE = re.compile(r"^\[(pip3?|conda)\]\s+(.*)$")
+_PIP_REQ = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)$")
+_CONDA_ROW = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\S+)(?:\s+\S+)*$")
+_VERSION = re.compile(r"^\d+(?:\.\d+){0,3}$")
+_OS_ARCH = re.compile(r"\((x86_64|aarch64|arm64|AMD64|ppc64le|s390x)\)\s*$")
+_DISTRO = re.compile(
+    r"^(Ubuntu|Debian GNU/Linux|Debian|CentOS Linux|CentOS Stream|CentOS|Red Hat Enterprise Linux"
+    r"|Rocky Linux|AlmaLinux|Fedora Linux|Fedora|Amazon Linux|openSUSE Leap|SUSE Linux Enterprise"
+    r" Server|Arch Linux|Linux Mint|Pop!_OS|Oracle Linux Server)\b\s*(?:release\s+)?([\d.]+)?",
+    re.IGNORECASE,
+)
+_DISTRO_IDS = {
+    "debian gnu/linux": "debian",
+    "centos linux": "centos",
+    "centos stream": "centos",
+    "red hat enterprise linux": "rhel",
+    "rocky linux": "rocky",
+    "fedora linux": "fedora",
+    "amazon linux": "amzn",
+    "opensuse leap": "opensuse-leap",
+    "suse linux enterprise server": "sles",
+    "arch linux": "arch",
+    "linux mint": "linuxmint",
+    "pop!_os": "pop",
+    "oracle linux server": "ol",
+}
+
+
+def is_collect_env(text: str) -> bool:
+    """Whether ``text`` looks like collect_env output (cheap check)."""
+    return _count_keys(text.splitlines()) >= 3
+
+
+def _count_keys(lines: list[str]) -> int:
+    seen = set()
+    for line in lines[:400]:
+        m = _KEY_RE.match(line.strip())
+        if m:
+            seen.add(m.group(1))
+    return len(seen)
+
+
+def _clean(value: Optional[str]) -> Optional[str]:
+    """Strip, bound the length, and map collect_env's "unknown" words to None."""
+    if value is None:
+        return None
+    value = "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_VALUE_CHARS]
+    return None if value.lower() in _UNKNOWN else value
+
+
+class _Report:
+    """The key/value lines and blocks of one report, with line numbers."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[int, str]] = {}
+        self.blocks: dict[str, list[tuple[int, str]]] = {}
+        self.last_line = 0
+
+
+def _split(text: str, path: str) -> _Report:
+    report = _Report()
+    block: Optional[str] = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        stripped = line.strip()
+        m = _KEY_RE.match(stripped)
+        if m:
+            name = _KEYS[m.group(1)]
+            if name == "torch" and "torch" in report.values:
+                raise InputError(
+                    path,
+                    number,
+                    "a second collect_env report starts here; pass one report at a time",
+                )
+            report.values[name] = (number, m.group(2) or "")
+            report.last_line = number
+            block = name if name in _BLOCKS else None
+            if block is not None:
+                report.blocks.setdefault(block, [])
+                if m.group(2):
+                    report.blocks[block].append((number, m.group(2)))
+            continue
+        if block is None:
+            continue
+        if not stripped:
+            # A blank line ends a block, except right after "GPU models and configuration:".
+            if report.blocks.get(block):
+                block = None
+            continue
+        report.blocks[block].append((number, stripped))
+        report.last_line = number
+    return report
+
+
+def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
+    """Parse collect_env output into a snapshot (``source = "collect_env"``).
+
+    Raises InputError ("not the output of torch.utils.collect_env") when the text
+    is something else; a report that ends early gives a partial snapshot.
+    """
+    lines = text.splitlines()
+    if _count_keys(lines) < 3:
+        raise InputError(
+            path,
+            None,
+            "not the output of torch.utils.collect_env (expected lines such as "
+            "'PyTorch version:' and 'CUDA used to build PyTorch:')",
+        )
+    report = _split(text, path)
+    errors: list[ProbeError] = []
+
+    value = _ValueFn(report.values)
+    platform = _platform(value("os"), value("python_platform"), value("libc"))
+    if platform.arch is None and "(AMD64)" in (value("python") or ""):
+        platform = dataclasses.replace(platform, arch="x86_64")
+    python = PythonInfo(version=_python_version(value("python")))
+    driver = _driver(report, value, path, errors)
+    gpus = _gpus(report, value("torch_rocm"), path, errors)
+    toolkits = _toolkits(value("cuda_runtime"))
+    libraries = _libraries(report, value("nccl"))
+    packages, conda_packages = _packages(report, path, errors)
+    frameworks = _frameworks(value, libraries)
+    env: dict[str, str] = {}
+    loading = value("module_loading")
+    if loading:
+        env["CUDA_MODULE_LOADING"] = loading
+    if "libraries" not in report.values:
+        errors.append(
+            ProbeError(
+                PROBE,
+                f"{path}: the report ends at line {report.last_line} before 'Versions of "
+                "relevant libraries'; facts after that line are unknown",
+            )
+        )
+    from envcheck import __version__
+
+    return Snapshot(
+        platform=platform,
+        python=python,
+        driver=driver,
+        gpus=gpus,
+        cuda_toolkits=toolkits,
+        libraries=libraries,
+        packages=packages,
+        conda_packages=conda_packages,
+        frameworks=frameworks,
+        env=env,
+        errors=tuple(errors),
+        envcheck_version=__version__,
+        source=SOURCE,
+    )
+
+
+def _platform(
+    os_text: Optional[str], python_platform: Optional[str], libc: Optional[str]
+) -> Platform:
+    os_name: Optional[str] = None
+    arch: Optional[str] = None
+    distro: Optional[str] = None
+    distro_version: Optional[str] = None
+    kernel: Optional[str] = None
+    glibc: Optional[str] = None
+    wsl: Optional[bool] = None
+    if os_text:
+        low = os_text.lower()
+        if "windows" in low:
+            os_name = "windows"
+        elif low.startswith(("mac", "darwin")):
+            os_name = "darwin"
+        elif "linux" in low or _DISTRO.match(os_text):
+            os_name = "linux"
+        am = _OS_ARCH.search(os_text)
+        if am:
+            arch = am.group(1)
+        dm = _DISTRO.match(os_text)
+        if dm:
+            name = dm.group(1).lower()
+            distro = _DISTRO_IDS.get(name, name.split()[0])
+            distro_version = dm.group(2)
+            if distro_version and distro in ("ubuntu",):
+                distro_version = ".".join(distro_version.split(".")[:2])
+    if python_platform:
+        pm = re.match(
+            r"^(Linux|Windows|macOS|Darwin)-(.+?)(?:-with-(glibc|libc)([\d.]+))?$", python_platform
+        )
+        if pm:
+            system, rest = pm.group(1), pm.group(2)
+            if os_name is None:
+                os_name = {"Linux": "linux", "Windows": "windows"}.get(system, "darwin")
+            if system == "Linux":
+                km = re.match(r"^(.*?)-(x86_64|aarch64|ppc64le|s390x)$", rest)
+                kernel = km.group(1) if km else rest
+                if km and arch is None:
+                    arch = km.group(2)
+            if pm.group(3) == "glibc":
+                glibc = pm.group(4)
+    if libc:
+        lm = re.match(r"^glibc-([\d.]+)$", libc)
+        if lm:
+            glibc = lm.group(1)
+    if kernel and "microsoft" in kernel.lower():
+        wsl = True
+    elif os_name == "linux" and kernel:
+        wsl = False
+    if arch in ("AMD64",):
+        arch = "x86_64"
+    return Platform(
+        os=os_name,
+        arch=arch,
+        distro=distro,
+        distro_version=distro_version,
+        kernel=kernel,
+        glibc=glibc,
+        wsl=wsl,
+    )
+
+
+def _python_version(text: Optional[str]) -> Optional[str]:
+    if not text:
+        return None
+    m = re.match(r"^(\d+\.\d+(?:\.\d+)?)", text)
+    return m.group(1) if m else None
+
+
+def _driver(
+    report: _Report,
+    value: _ValueFn,
+    path: str,
+    errors: list[ProbeError],
+) -> Driver:
+    raw = value("driver")
+    if raw is None:
+        return Driver()
+    if parse_driver_version(raw) is None:
+        line = report.values["driver"][0]
+        errors.append(ProbeError(PROBE, f"{path}:{line}: unrecognised driver version {raw!r}"))
+        return Driver()
+    return Driver(version=raw, source=SOURCE)
+
+
+def _gpus(
+    report: _Report, rocm: Optional[str], path: str, errors: list[ProbeError]
+) -> tuple[Gpu, ...]:
+    gpus: list[Gpu] = []
+    for number, line in report.blocks.get("gpus", []):
+        m = _GPU_LINE.match(line)
+        if m is None:
+            if _clean(line) is not None and rocm is None:
+                errors.append(
+                    ProbeError(PROBE, f"{path}:{number}: unrecognised GPU line {line[:80]!r}")
+                )
+            # ROCm builds print the AMD device name without "GPU n:"; envcheck's
+            # GPU model is NVIDIA-only, so AMD devices are not recorded.
+            continue
+        if len(gpus) >= MAX_GPUS:
+            errors.append(ProbeError(PROBE, f"{path}:{number}: more than {MAX_GPUS} GPUs listed"))
+            break
+        name = _clean(m.group(2))
+        gpus.append(Gpu(index=int(m.group(1)), name=name))
+    return tuple(gpus)
+
+
+def _toolkits(runtime: Optional[str]) -> tuple[CudaToolkit, ...]:
+    if runtime is None or parse_cuda_version(runtime) is None:
+        return ()
+    return (CudaToolkit(version=runtime, source=SOURCE),)
+
+
+def _libraries(report: _Report, nccl: Optional[str]) -> tuple[Library, ...]:
+    libs: list[Library] = []
+    seen: set[str] = set()
+    for _number, line in report.blocks.get("cudnn", []):
+        entry = line.strip()
+        if entry.lower().startswith("probably one of the following"):
+            continue
+        if _VERSION.match(entry):
+            libs.append(Library(name="cudnn", version=entry, source=SOURCE))
+            continue
+        m = _CUDNN_PATH.search(entry)
+        if m is None or entry in seen:
+            continue
+        seen.add(entry)
+        version = m.group(2) or m.group(1)
+        libs.append(Library(name="cudnn", version=version, path=entry, source=SOURCE))
+    if nccl and _VERSION.match(nccl):
+        libs.append(Library(name="nccl", version=nccl, source=SOURCE))
+    return tuple(libs)
+
+
+def _packages(
+    report: _Report, path: str, errors: list[ProbeError]
+) -> tuple[dict[str, str], dict[str, str]]:
+    pip: dict[str, str] = {}
+    conda: dict[str, str] = {}
+    for number, line in report.blocks.get("libraries", []):
+        m = _PIP_LINE.match(line)
+        if m is None:
+            continue
+        kind, rest = m.group(1), m.group(2).strip()
+        if _clean(rest) is None:
+            continue
+        if len(pip) + len(conda) >= MAX_PACKAGES:
+            errors.append(ProbeError(PROBE, f"{path}:{number}: more than {MAX_PACKAGES} packages"))
+            break
+        if kind == "conda":
+            cm = _CONDA_ROW.match(rest)
+            if cm:
+                conda[cm.group(1).lower()] = cm.group(2)
+            continue
+        pm = _PIP_REQ.match(rest)
+        if pm:
+            pip[pm.group(1).lower().replace("_", "-")] = pm.group(2)
+    return pip, conda
+
+
+def _frameworks(value: _ValueFn, libraries: tuple[Library, ...]) -> tuple[Framework, ...]:
+    version = value("torch")
+    if version is None:
+        return ()
+    build: dict[str, str] = {}
+    for key, name in (
+        ("debug", "is_debug_build"),
+        ("cuda_available", "is_cuda_available"),
+        ("hip", "hip_runtime_version"),
+        ("miopen", "miopen_runtime_version"),
+    ):
+        v = value(key)
+        if v is not None:
+            build[name] = {"yes": "True", "no": "False"}.get(v.lower(), v)
+    cuda_text = value("torch_cuda")
+    rocm = value("torch_rocm")
+    cuda = parse_cuda_version(cuda_text) if cuda_text else None
+    local = version.split("+", 1)[1] if "+" in version else ""
+    variant: Optional[str] = None
+    if re.match(r"^(cu\d+|cpu|rocm[\d.]+|xpu)$", local):
+        variant = local
+    elif cuda is not None:
+        variant = cuda.tag
+    elif rocm:
+        variant = "rocm" + ".".join(rocm.split(".")[:2])
+    raw_cuda_item = value("torch_cuda")
+    cpu_only: Optional[bool]
+    if cuda is not None or rocm:
+        cpu_only = False
+    elif variant == "cpu" or (raw_cuda_item is None and _said_none(value, "torch_cuda")):
+        cpu_only = True
+        variant = variant or "cpu"
+    else:
+        cpu_only = None
+    return (
+        Framework(
+            name="torch",
+            version=version,
+            cuda_version=str(cuda) if cuda is not None else None,
+            cpu_only=cpu_only,
+            package="torch",
+            variant=variant,
+            rocm_version=rocm,
+            build=build,
+        ),
+    )
+
+
+def _said_none(value: _ValueFn, name: str) -> bool:
+    """True when collect_env printed literally "None" (a CPU build), not "N/A"."""
+    return value.raw(name) == "None"
+
+
+class _ValueFn:
+    """Typed accessor: ``value(name)`` cleaned, ``value.raw(name)`` as printed."""
+
+    def __init__(self, values: Mapping[str, tuple[int, str]]) -> None:
+        self._values = values
+
+    def __call__(self, name: str) -> Optional[str]:
+        item = self._values.get(name)
+        return _clean(item[1]) if item else None
+
+    def raw(self, name: str) -> Optional[str]:
+        item = self._values.get(name)
+        return item[1].strip() if item else None
