@@ -1,0 +1,107 @@
+"""`envcheck explain`: recognise a pasted CUDA/cuDNN/driver error and name its cause."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from envcheck.cli_options import json_option, snapshot_option
+from envcheck.commands._common import Obj, detect_snapshot
+from envcheck.errors import ExitCode, InputError
+
+_MAX_INLINE_PATH = 4096
+
+
+@click.command()
+@click.argument("text", nargs=-1, required=True, metavar="TEXT|FILE|-")
+@snapshot_option
+@click.option(
+    "--no-detect",
+    is_flag=True,
+    help="Do not inspect this machine; explain the text alone.",
+)
+@json_option
+@click.pass_obj
+def explain(
+    obj: Obj,
+    text: tuple[str, ...],
+    snapshot_file: Optional[str],
+    no_detect: bool,
+    as_json: bool,
+) -> int:
+    """Explain a CUDA / cuDNN / driver / NVML error message or log.
+
+    TEXT is a file holding the log, `-` to read standard input, or the error text
+    itself. Every known error signature in it is listed with its cause and fix;
+    with a snapshot (this machine by default, or --snapshot FILE) envcheck also
+    names the concrete root cause, e.g. the driver version against the CUDA the
+    installed PyTorch needs.
+
+    \b
+    Exit codes: 0 nothing recognised as an error (including "nothing recognised",
+    which is not an all-clear); 1 at least one error signature recognised;
+    2 usage error or unreadable input.
+    """
+    if snapshot_file is not None and no_detect:
+        raise click.UsageError("--snapshot and --no-detect cannot be used together")
+    content, _origin = _read_input(text)
+
+    from envcheck.explain import explain as run_explain
+
+    snapshot = None
+    matrix = None
+    if not no_detect:
+        if snapshot_file is not None:
+            from envcheck.snapshot_io import read_snapshot
+
+            snapshot = read_snapshot(snapshot_file)
+        else:
+            snapshot = detect_snapshot(obj, None)
+        from envcheck.matrix import load_matrix
+
+        matrix = load_matrix()
+    report = run_explain(content, snapshot, matrix)
+
+    if as_json:
+        import json
+
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        from envcheck.explain.render import render_explain_text
+        from envcheck.render.console import make_console
+
+        render_explain_text(report, make_console(obj.color))
+    return ExitCode.PROBLEMS if report.failed() else ExitCode.OK
+
+
+def _read_input(parts: tuple[str, ...]) -> tuple[str, str]:
+    """The text to explain and where it came from (a path, stdin or the argument)."""
+    from envcheck.snapshot_io import read_text_file
+
+    if len(parts) == 1:
+        arg = parts[0]
+        if arg == "-":
+            return read_text_file("-", "input"), "<stdin>"
+        if _looks_like_path(arg):
+            path = Path(arg)
+            if path.is_file() or path.is_dir() or not _has_error_words(arg):
+                return read_text_file(arg, "input file"), arg
+    joined = " ".join(parts)
+    if not joined.strip():
+        raise InputError(None, None, "no error text given")
+    return joined, "<argument>"
+
+
+def _looks_like_path(arg: str) -> bool:
+    return (
+        len(arg) < _MAX_INLINE_PATH
+        and "\n" not in arg
+        and (not any(ch.isspace() for ch in arg) or Path(arg).exists())
+    )
+
+
+def _has_error_words(arg: str) -> bool:
+    """A one-word argument such as CUDNN_STATUS_NOT_INITIALIZED is text, not a path."""
+    return "/" not in arg and "\\" not in arg and not arg.endswith((".txt", ".log", ".out"))

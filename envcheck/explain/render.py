@@ -1,0 +1,73 @@
+"""Plain terminal rendering of an ExplainReport (rich, markup and highlighting off)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Severity
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from envcheck.explain.core import ExplainReport, Match
+
+_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warn", Severity.INFO: "info"}
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def summary_line(report: ExplainReport) -> str:
+    n = len(report.matches)
+    if n == 0:
+        return f"No known error signature recognised ({report.lines_scanned} lines scanned)"
+    errors = sum(1 for m in report.matches if m.signature.severity == Severity.ERROR)
+    where = "" if report.snapshot_used else "; no snapshot: pass --snapshot or drop --no-detect"
+    return (
+        f"{n} known error signature{'s' if n != 1 else ''} recognised "
+        f"({errors} error{'s' if errors != 1 else ''}) in {report.lines_scanned} lines{where}"
+    )
+
+
+def render_explain_text(report: ExplainReport, console: Console) -> None:
+    from rich.text import Text
+
+    if not report.matches:
+        f = report.findings[0]
+        head = Text("  ")
+        head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
+        head.append(f" {f.title}  [{f.id}]")
+        console.print(head)
+        for e in f.evidence:
+            console.print(Text(f"        · {e}", style="dim"))
+        if f.fix:
+            console.print(Text(f"        next: {f.fix}", style="green"))
+    for m in report.matches:
+        _render_match(m, console)
+    console.print()
+    console.print(Text(summary_line(report), style="bold"))
+
+
+def _render_match(m: Match, console: Console) -> None:
+    from rich.text import Text
+
+    sig = m.signature
+    head = Text("  ")
+    head.append(f"{_LABEL[sig.severity]:<5}", style=_STYLE[sig.severity])
+    head.append(f" {sig.title}", style="bold")
+    head.append(f"  [{sig.id}]", style="dim")
+    console.print(head)
+    for number, text in m.lines:
+        console.print(Text(f"        line {number}: {text}", style="dim"))
+    if m.count > len(m.lines):
+        console.print(
+            Text(f"        ... {m.count - len(m.lines)} more matching lines", style="dim")
+        )
+    console.print(Text(f"        why: {sig.cause}"))
+    if m.root_cause:
+        console.print(Text(f"        on this machine: {m.root_cause}", style="bold"))
+    for e in m.evidence:
+        console.print(Text(f"        · {e}", style="dim"))
+    fix_lines = (m.fix or sig.fix).splitlines()
+    console.print(Text(f"        fix: {fix_lines[0]}", style="green"))
+    for extra in fix_lines[1:]:
+        console.print(Text(f"             {extra}", style="green"))
+    console.print(Text(f"        source: {sig.source}", style="dim"))
