@@ -51,10 +51,11 @@ def cli(ctx: click.Context, color: Optional[bool], debug: bool) -> None:
 
 
 def _register() -> None:
-    from envcheck.commands import detect, doctor
+    from envcheck.commands import detect, doctor, explain
 
     cli.add_command(detect.detect)
     cli.add_command(doctor.doctor)
+    cli.add_command(explain.explain)
 
 
 _register()
