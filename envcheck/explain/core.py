@@ -332,7 +332,16 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
     from envcheck.rules._facts import matched_build
 
     drv = parse_driver_version(snapshot.driver.version)
+    found = m.facts.get("found")
+    if found and found.isdigit() and len(found) >= 4:
+        # PyTorch prints the CUDA version the driver supports as an integer: 11040 = 11.4.
+        _driver_cuda_from_text(
+            CudaVersion(int(found) // 1000, int(found) % 1000 // 10), m, snapshot, matrix, cause
+        )
     if drv is None:
+        if snapshot.errors or snapshot.source == "collect_env":
+            cause.add("driver.version = unknown (not in the snapshot)")
+            return
         cause.add("driver.version = unknown (no NVIDIA driver detected)")
         if not snapshot.gpus:
             cause.because(
@@ -348,10 +357,6 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
         f"driver.version = {drv.raw}"
         + (f" (supports CUDA up to {top} natively)" if top is not None else "")
     )
-    found = m.facts.get("found")
-    if found and found.isdigit() and len(found) >= 4:
-        # PyTorch prints the driver's CUDA version as an integer: 11040 = 11.4.
-        cause.add(f"the driver reports CUDA {int(found) // 1000}.{int(found) % 1000 // 10}")
     for fw in _gpu_frameworks(snapshot, m.signature):
         cuda = parse_cuda_version(fw.cuda_version)
         if cuda is None:
@@ -395,18 +400,38 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
             cause.add(f"driver {drv.raw} supports {_label(fw)} (CUDA {cuda}) natively")
 
 
+def _driver_cuda_from_text(
+    driver_cuda: CudaVersion, m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause
+) -> None:
+    """Compare the CUDA version the message says the driver supports with the builds."""
+    cause.add(f"the message says the driver supports CUDA {driver_cuda}")
+    os_name = _target(snapshot, matrix).driver_os
+    for fw in _gpu_frameworks(snapshot, m.signature):
+        cuda = parse_cuda_version(fw.cuda_version)
+        if cuda is None or cuda <= driver_cuda:
+            continue
+        req = matrix.driver_requirement(cuda, os_name)
+        need = req.floor if cuda.major == driver_cuda.major else (req.floor or req.native)
+        if cuda.major == driver_cuda.major and req.floor is not None:
+            continue  # minor-version compatibility covers it
+        cause.because(
+            f"the driver supports CUDA {driver_cuda}, but {_label(fw)} needs CUDA {cuda}"
+            + (f" (driver >= {need.raw})" if need else ""),
+            _driver_fix(fw, cuda, need.raw if need else None, driver_cuda),
+        )
+
+
 def _driver_fix(
     fw: Framework, cuda: CudaVersion, need: Optional[str], top: Optional[CudaVersion]
 ) -> str:
     parts = [f"Upgrade the NVIDIA driver to >= {need}" if need else "Upgrade the NVIDIA driver"]
     if top is not None and fw.name == "torch":
         parts.append(
-            f"or install a PyTorch build for CUDA <= {top} (e.g. `pip install torch "
-            f"--index-url https://download.pytorch.org/whl/cu{top.major}{top.minor}` if "
-            "that build exists)"
+            f"or install a PyTorch build for CUDA {top} or older "
+            "(see https://pytorch.org/get-started/previous-versions/)"
         )
     elif top is not None:
-        parts.append(f"or install a {fw.name} build for CUDA <= {top}")
+        parts.append(f"or install a {fw.name} build for CUDA {top} or older")
     return ", ".join(parts) + "."
 
 
