@@ -209,7 +209,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="no-cuda-gpus-available",
         regex=r"No CUDA GPUs are available"
-        r"|CUDA_VISIBLE_DEVICES\s*[=:]\s*(?:\"\"|''|-1\b|NoDevFiles\b|\s*$)",
+        r"|CUDA_VISIBLE_DEVICES[\"']?\]?\s*[=:]\s*(?:\"\"|''|[\"']?-1\b|NoDevFiles\b|\s*$)",
         frameworks=("torch",),
         category=Category.ENV_VAR_HIDES_GPU,
         title="CUDA_VISIBLE_DEVICES (or the scheduler) hides every GPU",
@@ -698,7 +698,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="nccl-unhandled-system-error",
-        regex=r"NCCL (?:error|Error)\b.*unhandled system error|ncclSystemError"
+        regex=r"NCCL (?:error|Error|failure)\b.*unhandled system error|ncclSystemError"
         r"|NCCL Error 2: unhandled system error",
         frameworks=("torch", "paddle", "jax"),
         category=Category.OTHER,

@@ -1,0 +1,492 @@
+"""Every signature matches real error texts users posted, and only those."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from envcheck.explain import SIGNATURES, match_signatures
+from envcheck.explain.signatures import ALL_FRAMEWORKS
+from envcheck.model.finding import Category
+
+# Short error lines as users pasted them in the issue each signature cites (or a
+# sibling issue). Several per signature where the message has variants.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "cuda-driver-insufficient": (
+        "ERROR: cudaGetDeviceCount CUDA driver version is insufficient for CUDA runtime version",
+        (
+            "CUDA error at D:/Bld/rel/gpgpu/toolkit/r8.0/demo_suite/bandwidthTest/bandwidthTest.cu:255 "
+            'code=35(cudaErrorInsufficientDriver) "cudaSetDevice(currentDevice)"'
+        ),
+        (
+            "RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA "
+            "runtime version at /opt/conda/conda-bld/pytorch_1524586445097/work/aten/src/THC/THCGeneral.cpp:70"
+        ),
+        (
+            "onnxruntime::CudaCall CUDA failure 35: CUDA driver version is insufficient for CUDA "
+            "runtime version ; GPU=-2011338632"
+        ),
+    ),
+    "torch-driver-too-old": (
+        (
+            "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found "
+            "version 11040). Please update your GPU driver by downloading and installing a new version"
+        ),
+    ),
+    "cuda-unsupported-ptx": (
+        "ERROR: CUDA error: the provided PTX was compiled with an unsupported toolchain., line 148",
+        (
+            'Error: DriverError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "the provided PTX was compiled '
+            'with an unsupported toolchain.") when loading is_u32_f32'
+        ),
+        "'cudaErrorUnsupportedPtxVersion': 'the provided PTX was compiled with an unsupported toolchain.'!",
+    ),
+    "cuda-call-requires-newer-driver": (
+        "cudaErrorCallRequiresNewerDriver: API call is not supported in the installed CUDA driver",
+        "Cuda failure 'API call is not supported in the installed CUDA driver'",
+    ),
+    "cuda-forward-compat-unsupported": (
+        "RuntimeError: CUDA failed with error forward compatibility was attempted on non supported HW",
+        (
+            "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorCompatNotSupportedOnDevice: "
+            "forward compatibility was attempted on non supported HW"
+        ),
+        "Error 804: forward compatibility was attempted on non supported HW",
+    ),
+    "no-nvidia-driver": (
+        (
+            "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+            "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
+        ),
+        (
+            "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear "
+            "to be running on this host (16c54693e7f2): /proc/driver/nvidia/version does not exist"
+        ),
+    ),
+    "nvidia-smi-no-driver": (
+        (
+            "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+            "that the latest NVIDIA driver is installed and running."
+        ),
+        "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.",
+    ),
+    "libcuda-missing": (
+        (
+            "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
+            "cannot open shared object file: no such file or directory: unknown."
+        ),
+        (
+            "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+            "object file: No such file or directory"
+        ),
+        (
+            "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your "
+            "machine, GPU will not be used."
+        ),
+    ),
+    "cuda-no-device": (
+        (
+            "E tensorflow/stream_executor/cuda/cuda_driver.cc:314] failed call to cuInit: "
+            "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"
+        ),
+        (
+            "RuntimeError: cuda runtime error (38) : no CUDA-capable device is detected at "
+            "/opt/conda/conda-bld/pytorch_1524584710464/work/aten/src/THC/THCGeneral.cpp:70"
+        ),
+        "cupy.cuda.runtime.CUDARuntimeError: cudaErrorNoDevice: no CUDA-capable device is detected",
+    ),
+    "no-cuda-gpus-available": (
+        "RuntimeError: No CUDA GPUs are available",
+        'os.environ["CUDA_VISIBLE_DEVICES"] = ""',
+        "CUDA_VISIBLE_DEVICES=-1 python train.py",
+    ),
+    "cuda-devices-busy": (
+        "RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable",
+    ),
+    "cudagetdevicecount-unexpected": (
+        (
+            "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+            "before calling NumCudaDevices() that might have already set an error? Error 101: invalid "
+            "device ordinal"
+        ),
+    ),
+    "cuda-system-not-initialized": (
+        (
+            "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+            "before calling NumCudaDevices() that might have already set an error? Error 802: system "
+            "not yet initialized"
+        ),
+    ),
+    "cuda-system-driver-mismatch": (
+        (
+            "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run "
+            "some cuda functions before calling NumCudaDevices() that might have already set an error? "
+            "Error 803: system has unsupported display driver / cuda driver combination"
+        ),
+    ),
+    "nvml-driver-library-mismatch": (
+        "Failed to initialize NVML: Driver/library version mismatch",
+        "[train] [nvidia-smi(stdout)] Failed to initialize NVML: Driver/library version mismatch",
+    ),
+    "torch-gpu-arch-not-compatible": (
+        (
+            "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+            "PyTorch installation."
+        ),
+        (
+            "GeForce RTX 5090 D with CUDA capability sm_120 is not compatible with the current PyTorch "
+            "installation."
+        ),
+    ),
+    "no-kernel-image": (
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        (
+            "[error][simple_yolo.cu:556]:launch failed: no kernel image is available for execution on "
+            "the device"
+        ),
+        "Error in forward_face_index_map_1: no kernel image is available for execution on the device",
+    ),
+    "ptxas-unknown-gpu-arch": (
+        "ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'",
+        "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'",
+        (
+            "Your CUDA software stack is old. We fallback to the NVIDIA driver for some compilation. "
+            "Update your CUDA version to get the best performance. The ptxas error was: ptxas fatal   : "
+            "Value 'sm_86' is not defined for option 'gpu-name'"
+        ),
+    ),
+    "torch-not-compiled-with-cuda": (
+        "AssertionError: Torch not compiled with CUDA enabled",
+        '    raise AssertionError("Torch not compiled with CUDA enabled")',
+    ),
+    "jaxlib-without-cuda": (
+        (
+            "WARNING:2025-06-15 17:04:55,449:jax._src.xla_bridge:791: An NVIDIA GPU may be present on "
+            "this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."
+        ),
+    ),
+    "onnxruntime-cuda-provider-missing": (
+        (
+            "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider "
+            "names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'"
+        ),
+    ),
+    "onnxruntime-cuda-provider-load-failed": (
+        (
+            "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so "
+            "with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"
+        ),
+        (
+            "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: "
+            "cannot open shared object file: No such file or directory"
+        ),
+        (
+            "FAIL : Failed to load library /home/meh/devel/ort-cuda-13-fail/target/debug/"
+            "libonnxruntime_providers_cuda.so with error: libcublasLt.so.12: cannot open shared object file"
+        ),
+    ),
+    "onnxruntime-cuda-provider-create-failed": (
+        (
+            "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:861 CreateExecutionProviderInstance] "
+            "Failed to create CUDAExecutionProvider. Please reference "
+            "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"
+        ),
+    ),
+    "cupy-nvrtc-missing": (
+        "OSError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
+        "Exception in main training loop: nvrtc: error: failed to open libnvrtc-builtins.so.",
+        "CompileException: nvrtc: error: failed to load builtins",
+    ),
+    "cupy-cuda-runtime-error": (
+        (
+            "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorInsufficientDriver: CUDA "
+            "driver version is insufficient for CUDA runtime version"
+        ),
+        "cupy.cuda.runtime.CUDARuntimeError: cudaErrorNoDevice: no CUDA-capable device is detected",
+    ),
+    "tf-dlopen-cuda-library": (
+        (
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+            "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
+            "No such file or directory; LD_LIBRARY_PATH: /usr/local/lib/python3.10/dist-packages/cv2/../../lib64"
+        ),
+        (
+            "Could not load dynamic library 'libcusolver.so.11'; dlerror: libnvJitLink.so.12: cannot "
+            "open shared object file: No such file or directory"
+        ),
+    ),
+    "tf-dlopen-cudnn": (
+        (
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+            "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
+            "file or directory"
+        ),
+    ),
+    "tf-cannot-dlopen-gpu-libraries": (
+        (
+            "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot dlopen some GPU "
+            "libraries. Please make sure the missing libraries mentioned above are installed properly "
+            "if you would like to use GPU."
+        ),
+    ),
+    "tf-skipping-gpu-devices": ("Skipping registering GPU devices...",),
+    "cuda-shared-library-missing": (
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+        (
+            "Could not load library libcudnn_ops_infer.so.8. Error: libcublas.so.11: cannot open "
+            "shared object file: No such file or directory"
+        ),
+    ),
+    "cudnn-sublibrary-load-failed": (
+        (
+            "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+            "object file: No such file or directory"
+        ),
+        (
+            "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot "
+            "open shared object file: No such file or directory"
+        ),
+        (
+            "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, "
+            "libcudnn_ops.so}"
+        ),
+        "Could not load library cudnn_cnn_infer64_8.dll. Error code 126",
+    ),
+    "cudnn-version-mismatch": (
+        (
+            "E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN library: 8.0.5 "
+            "but source was compiled with: 8.1.0.  CuDNN library needs to have matching major "
+            "version and equal or higher minor version."
+        ),
+        (
+            "E tensorflow/stream_executor/cuda/cuda_dnn.cc:352] Loaded runtime CuDNN library: 5005 "
+            "(compatibility version 5000) but source was compiled with 5110 (compatibility version 5100)."
+        ),
+        (
+            "E1027 15:10:59.012564 3266428 cuda_dnn.cc:456] Loaded runtime CuDNN library: 9.10.1 but "
+            "source was compiled with: 9.13.1."
+        ),
+    ),
+    "dnn-library-not-found": (
+        "UnimplementedError: DNN library is not found. [Op:Conv2D]",
+        (
+            "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization "
+            "failed. Look at the errors above for more details."
+        ),
+    ),
+    "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "cudnn-execution-failed": (
+        "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+        (
+            "F0525 12:35:32.850440 182776 cudnn_conv_layer.cu:28] Check failed: status == "
+            "CUDNN_STATUS_SUCCESS (8 vs. 0)  CUDNN_STATUS_EXECUTION_FAILED"
+        ),
+    ),
+    "paddle-cudnn-not-loaded": (
+        (
+            "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke "
+            "method cudnnGetVersion."
+        ),
+        (
+            "Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at "
+            "(/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)"
+        ),
+    ),
+    "jax-cudnn-outdated": (
+        (
+            "E   RuntimeError: Backend 'cuda' failed to initialize: Unable to use CUDA because of the "
+            "following issues with CUDA components: Outdated cuDNN installation found."
+        ),
+        "Found cuDNN version 8600, but JAX was built against version 8907, which is newer.",
+    ),
+    "jax-cuda-backend-failed": (
+        (
+            "WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Unable to load CUDA. "
+            "(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"
+        ),
+        "INFO:jax._src.xla_bridge:Unable to initialize backend 'cuda':",
+        (
+            "CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against "
+            "version 12020, which is newer."
+        ),
+    ),
+    "cuda-out-of-memory": (
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 192.00 MiB. GPU",
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 12.50 MiB (GPU 0; 10.92 GiB total "
+            "capacity; 8.57 MiB already allocated; 9.28 GiB free; 4.68 MiB cached)"
+        ),
+    ),
+    "cublas-alloc-failed": (
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+        "E cuda_blas.cc:372] failed to create cublas handle: CUBLAS_STATUS_ALLOC_FAILED",
+    ),
+    "cublas-not-supported": (
+        (
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+            "`cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, "
+            "CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb)`"
+        ),
+    ),
+    "cuda-illegal-memory-access": (
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        (
+            "RuntimeError: cuda runtime error (77) : an illegal memory access was encountered at "
+            "/pytorch/aten/src/THC/generic/THCTensorCopy.c:20"
+        ),
+    ),
+    "cuda-device-side-assert": (
+        "RuntimeError: CUDA error: device-side assert triggered",
+        (
+            "what():  CUDA error: device-side assert triggered (insert_events at "
+            "/tmp/pip-req-build-4baxydiv/c10/cuda/CUDACachingAllocator.cpp:569)"
+        ),
+    ),
+    "nccl-unhandled-system-error": (
+        "NCCL error in: /torch/lib/c10d/ProcessGroupNCCL.cpp:260, unhandled system error",
+        "RuntimeError: NCCL Error 2: unhandled system error",
+        "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'",
+    ),
+}
+
+# Lines from healthy logs, and near misses, that must match nothing.
+HEALTHY_LINES = (
+    (
+        "I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully opened "
+        "dynamic library libcudnn.so.8"
+    ),
+    (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1525] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 22311 MB memory"
+    ),
+    "Is CUDA available: True",
+    "CUDA runtime version: 12.4.131",
+    ">>> torch.cuda.is_available()",
+    "True",
+    "NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4",
+    "cuDNN version: Probably one of the following:",
+    "node17-2:36748:36748 [0] NCCL INFO Using network IB",
+    "[CudaDevice(id=0)]",
+    "Epoch 1/10 - loss: 0.2314 - accuracy: 0.9312",
+    "export CUDA_VISIBLE_DEVICES=0",
+    "Available providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']",
+    "torch.backends.cudnn.enabled = True",
+    "memory: 80GB HBM3, no errors",
+    "",
+)
+
+IDS = [s.id for s in SIGNATURES]
+
+
+def _ids(text: str) -> list[str]:
+    matches, _count = match_signatures(text)
+    return [m.signature.id for m in matches]
+
+
+def test_every_signature_has_real_examples() -> None:
+    assert sorted(EXAMPLES) == sorted(IDS)
+    assert len(SIGNATURES) >= 30
+
+
+@pytest.mark.parametrize(
+    ("sig_id", "line"), [(sid, line) for sid, lines in EXAMPLES.items() for line in lines]
+)
+def test_example_matches_its_signature(sig_id: str, line: str) -> None:
+    assert sig_id in _ids(line)
+
+
+@pytest.mark.parametrize("line", HEALTHY_LINES)
+def test_healthy_lines_match_nothing(line: str) -> None:
+    assert _ids(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected", "hidden"),
+    [
+        # A specific reading hides the generic one on the same line.
+        (EXAMPLES["cuda-forward-compat-unsupported"][2], "cuda-forward-compat-unsupported", None),
+        (
+            EXAMPLES["cuda-system-driver-mismatch"][0],
+            "cuda-system-driver-mismatch",
+            "cudagetdevicecount-unexpected",
+        ),
+        (
+            EXAMPLES["cuda-system-not-initialized"][0],
+            "cuda-system-not-initialized",
+            "cudagetdevicecount-unexpected",
+        ),
+        (
+            EXAMPLES["onnxruntime-cuda-provider-load-failed"][0],
+            "onnxruntime-cuda-provider-load-failed",
+            "cuda-shared-library-missing",
+        ),
+        (EXAMPLES["cupy-nvrtc-missing"][0], "cupy-nvrtc-missing", "cuda-shared-library-missing"),
+        (EXAMPLES["cudnn-version-mismatch"][0], "cudnn-version-mismatch", None),
+        (EXAMPLES["no-cuda-gpus-available"][0], "no-cuda-gpus-available", "cuda-no-device"),
+        (EXAMPLES["jax-cudnn-outdated"][0], "jax-cudnn-outdated", "jax-cuda-backend-failed"),
+        (EXAMPLES["torch-driver-too-old"][0], "torch-driver-too-old", "cuda-driver-insufficient"),
+    ],
+)
+def test_specific_signature_hides_generic(line: str, expected: str, hidden: str | None) -> None:
+    ids = _ids(line)
+    assert expected in ids
+    if hidden is not None:
+        assert hidden not in ids
+
+
+@pytest.mark.parametrize(
+    ("line", "wrong"),
+    [
+        # Each of these looks related but is another problem.
+        (EXAMPLES["torch-not-compiled-with-cuda"][0], "cuda-no-device"),
+        (EXAMPLES["cuda-out-of-memory"][0], "cublas-alloc-failed"),
+        (EXAMPLES["tf-dlopen-cudnn"][0], "tf-dlopen-cuda-library"),
+        (EXAMPLES["tf-dlopen-cuda-library"][0], "tf-dlopen-cudnn"),
+        (EXAMPLES["no-kernel-image"][0], "torch-gpu-arch-not-compatible"),
+        (EXAMPLES["nvml-driver-library-mismatch"][0], "nvidia-smi-no-driver"),
+        (EXAMPLES["cuda-driver-insufficient"][0], "torch-driver-too-old"),
+        (EXAMPLES["cudnn-not-initialized"][0], "cudnn-execution-failed"),
+        (EXAMPLES["jaxlib-without-cuda"][0], "jax-cuda-backend-failed"),
+        ("ptxas warning : Registers are spilled to local memory", "ptxas-unknown-gpu-arch"),
+        ("export CUDA_VISIBLE_DEVICES=0,1", "no-cuda-gpus-available"),
+        ("Error 8040: something else", "cuda-forward-compat-unsupported"),
+    ],
+)
+def test_related_text_does_not_match_the_wrong_signature(line: str, wrong: str) -> None:
+    assert wrong not in _ids(line)
+
+
+def test_named_groups_capture_facts() -> None:
+    (m,) = match_signatures(EXAMPLES["torch-gpu-arch-not-compatible"][0])[0]
+    assert m.facts == {"sm": "120"}
+    found = {x.signature.id: x for x in match_signatures(EXAMPLES["cudnn-version-mismatch"][0])[0]}
+    assert found["cudnn-version-mismatch"].facts == {"loaded": "8.0.5", "compiled": "8.1.0"}
+    found = {
+        x.signature.id: x
+        for x in match_signatures(EXAMPLES["onnxruntime-cuda-provider-load-failed"][0])[0]
+    }
+    assert found["onnxruntime-cuda-provider-load-failed"].facts["lib"] == "libcublasLt.so.11"
+    (m,) = match_signatures(EXAMPLES["torch-driver-too-old"][0])[0]
+    assert m.facts == {"found": "11040"}
+
+
+def test_table_is_well_formed() -> None:
+    ids = [s.id for s in SIGNATURES]
+    assert len(ids) == len(set(ids))
+    covered: set[str] = set()
+    for s in SIGNATURES:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", s.id), s.id
+        assert re.match(
+            r"https://(github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+|docs\.nvidia\.com/)", s.source
+        ), s.id
+        assert set(s.frameworks) <= set(ALL_FRAMEWORKS), s.id
+        covered |= set(s.frameworks)
+        assert isinstance(s.category, Category)
+        assert 10 < len(s.title) < 100, s.id
+        assert s.cause.endswith(".") and s.fix, s.id
+        assert set(s.supersedes) <= set(ids), s.id
+        assert s.pattern.search("") is None, s.id
+    assert covered == set(ALL_FRAMEWORKS)
+    assert len({s.source for s in SIGNATURES}) == len(SIGNATURES)
