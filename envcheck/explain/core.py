@@ -577,6 +577,24 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
 
 
 def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    line = " ".join(text for _n, text in m.lines)
+    dep = re.search(r"Error: (lib[\w.+-]+?\.so(?:\.[\d.]+)?):", line)
+    failing = m.facts.get("lib") or ""
+    if dep and not dep.group(1).startswith(failing.split(".so")[0] or "-"):
+        name = dep.group(1)
+        if name.startswith("libcuda.so"):
+            cause.because(
+                "cuDNN itself is present, but the driver library libcuda.so it loads cannot "
+                "be found",
+                "On WSL2 add /usr/lib/wsl/lib to the loader path (`sudo ldconfig` after "
+                "checking /etc/ld.so.conf.d); elsewhere install the NVIDIA driver.",
+            )
+        else:
+            cause.because(
+                f"cuDNN itself is present, but its dependency {name} cannot be found",
+                f"Install the library that provides {name} (for pip environments the "
+                "matching nvidia-* wheel) or add its directory to LD_LIBRARY_PATH.",
+            )
     loaded, compiled = m.facts.get("loaded"), m.facts.get("compiled")
     if loaded and compiled:
         cause.add(f"loaded cuDNN {_cudnn_text(loaded)}, built with {_cudnn_text(compiled)}")
@@ -616,12 +634,6 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
         cause.because(
             f"an older cuDNN ({_cudnn_text(loaded)}) is loaded than the framework needs "
             f"({_cudnn_text(compiled)})"
-        )
-    if "Error: libcuda.so" in " ".join(text for _n, text in m.lines):
-        cause.because(
-            "cuDNN itself is present, but the driver library libcuda.so it loads cannot be found",
-            "On WSL2 add /usr/lib/wsl/lib to the loader path (`sudo ldconfig` after "
-            "checking /etc/ld.so.conf.d); elsewhere install the NVIDIA driver.",
         )
 
 

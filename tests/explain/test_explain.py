@@ -1,0 +1,415 @@
+"""explain(): ordering, the "nothing recognised" finding, root causes from a snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envcheck.explain import UNRECOGNISED, explain, explain_findings
+from envcheck.matrix import Matrix
+from envcheck.model.finding import Category, Severity
+from envcheck.model.snapshot import Snapshot
+
+RTX5090 = {"index": 0, "name": "NVIDIA GeForce RTX 5090"}
+RTX4090 = {"index": 0, "name": "NVIDIA GeForce RTX 4090", "memory_total_mib": 24564}
+LINUX = {"os": "linux", "arch": "x86_64", "distro": "ubuntu", "distro_version": "22.04"}
+
+
+def snap(**parts: Any) -> Snapshot:
+    data: dict[str, Any] = {"schema": "envcheck.snapshot/1", "platform": LINUX}
+    data.update(parts)
+    return Snapshot.from_json(data)
+
+
+def torch(version: str, cuda: str | None, variant: str) -> dict[str, Any]:
+    return {
+        "name": "torch",
+        "version": version,
+        "cuda_version": cuda,
+        "cpu_only": cuda is None,
+        "package": "torch",
+        "variant": variant,
+    }
+
+
+def only(report: Any, sig_id: str) -> Any:
+    found = [m for m in report.matches if m.signature.id == sig_id]
+    assert len(found) == 1, [m.signature.id for m in report.matches]
+    return found[0]
+
+
+LOG = """\
+Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    model.cuda()
+RuntimeError: CUDA error: no kernel image is available for execution on the device
+CUDA kernel errors might be asynchronously reported at some other API call
+RuntimeError: CUDA error: no kernel image is available for execution on the device
+NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.
+"""
+
+
+def test_matches_carry_line_numbers_and_are_ordered() -> None:
+    report = explain(LOG)
+    assert [m.signature.id for m in report.matches] == [
+        "no-kernel-image",
+        "torch-gpu-arch-not-compatible",
+    ]
+    kernel = report.matches[0]
+    assert kernel.lines[0][0] == 4
+    assert [n for n, _ in kernel.lines] == [4, 6]
+    assert kernel.count == 2
+    assert report.lines_scanned == 7
+    assert report.failed()
+    assert not report.snapshot_used
+    finding = report.findings[0]
+    assert finding.id == "no-kernel-image"
+    assert finding.category == Category.GPU_ARCH_UNSUPPORTED
+    assert finding.evidence[0].startswith("line 4: RuntimeError: CUDA error: no kernel image")
+    assert finding.sources == ("https://github.com/NVIDIA/cuml/issues/2315",)
+
+
+def test_nothing_recognised_is_said_clearly_not_all_good() -> None:
+    report = explain("Traceback (most recent call last):\nValueError: bad shape (3, 4)\n")
+    assert not report.recognised
+    assert not report.failed()
+    (f,) = report.findings
+    assert f.id == UNRECOGNISED
+    assert f.category == Category.OTHER
+    assert f.severity == Severity.WARNING
+    assert "does not mean the setup is healthy" in (f.fix or "")
+    assert explain_findings("ValueError: bad shape") == ()
+
+
+def test_empty_text_says_so() -> None:
+    report = explain("   \n\n")
+    assert report.findings[0].title.startswith("The text is empty")
+
+
+def test_garbage_and_hostile_text_never_crash() -> None:
+    junk = "\x1b[31m\x00\x07" + "A" * 100_000 + "\n" + "\ufffd" * 50
+    assert not explain(junk).recognised
+    # ANSI colour codes around a real message are stripped from the shown line.
+    report = explain("\x1b[31mRuntimeError: No CUDA GPUs are available\x1b[0m")
+    assert report.matches[0].lines[0][1] == "RuntimeError: No CUDA GPUs are available"
+
+
+def test_huge_log_with_the_error_at_the_end() -> None:
+    noise = "Epoch 3/10 step 120 loss=0.1234 lr=3e-4\n" * 200_000
+    report = explain(noise + "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED\n")
+    assert [m.signature.id for m in report.matches] == ["cublas-alloc-failed"]
+    assert report.matches[0].line_no == 200_001
+
+
+def test_explain_findings_for_the_doctor() -> None:
+    findings = explain_findings("RuntimeError: CUDA error: device-side assert triggered")
+    assert [f.id for f in findings] == ["cuda-device-side-assert"]
+    assert findings[0].category == Category.OTHER
+
+
+# -- root causes ---------------------------------------------------------------------
+
+
+def test_driver_too_old_for_the_installed_torch(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "470.182.03"},
+        gpus=[{"index": 0, "name": "NVIDIA A100-SXM4-80GB"}],
+        frameworks=[torch("2.5.1+cu124", "12.4", "cu124")],
+    )
+    report = explain(
+        "RuntimeError: CUDA driver version is insufficient for CUDA runtime version", s, mini_matrix
+    )
+    m = only(report, "cuda-driver-insufficient")
+    assert (
+        m.root_cause == "driver 470.182.03 is too old for torch 2.5.1+cu124 (built for CUDA 12.4)"
+    )
+    assert any("driver >= 525.60.13" in e for e in m.evidence)
+    assert "driver.version = 470.182.03 (supports CUDA up to 11.4 natively)" in m.evidence
+    assert m.fix is not None and "525.60.13" in m.fix
+    finding = report.findings[0]
+    assert finding.detail is not None and finding.detail.startswith("On this machine: driver 470")
+
+
+def test_driver_new_enough_is_not_blamed(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[RTX4090],
+        frameworks=[torch("2.5.1+cu124", "12.4", "cu124")],
+    )
+    m = only(
+        explain("CUDA driver version is insufficient for CUDA runtime version", s, mini_matrix),
+        "cuda-driver-insufficient",
+    )
+    assert m.root_cause is None
+    assert "driver 550.54.14 supports torch 2.5.1+cu124 (CUDA 12.4) natively" in m.evidence
+
+
+def test_ptx_error_under_minor_version_compatibility(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "535.104.05"},
+        gpus=[RTX4090],
+        frameworks=[torch("2.5.1+cu124", "12.4", "cu124")],
+    )
+    m = only(
+        explain(
+            "CUDA error: the provided PTX was compiled with an unsupported toolchain.",
+            s,
+            mini_matrix,
+        ),
+        "cuda-unsupported-ptx",
+    )
+    assert m.root_cause is not None
+    assert m.root_cause.startswith("driver 535.104.05 runs CUDA 12.4 only through minor-version")
+    assert m.fix is not None and "550.54.14" in m.fix
+
+
+def test_torch_driver_too_old_uses_the_version_in_the_message(mini_matrix: Matrix) -> None:
+    s = snap(frameworks=[torch("2.1.0+cu121", "12.1", "cu121")], source="collect_env")
+    text = (
+        "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old "
+        "(found version 11040)."
+    )
+    m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
+    assert m.root_cause == (
+        "the driver supports CUDA 11.4, but torch 2.1.0+cu121 needs CUDA 12.1 (driver >= 525.60.13)"
+    )
+
+
+def test_rtx5090_with_a_cu124_wheel_names_the_build_that_runs(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "575.57.08"},
+        gpus=[RTX5090],
+        frameworks=[torch("2.5.1+cu124", "12.4", "cu124")],
+        python={"version": "3.11.9"},
+    )
+    report = explain(LOG, s, mini_matrix)
+    m = only(report, "torch-gpu-arch-not-compatible")
+    assert m.root_cause == (
+        "torch 2.5.1+cu124 (cu124) has no kernels for GPU 0 NVIDIA GeForce RTX 5090 (sm_120) "
+        "(sm_120); it is built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90"
+    )
+    assert "GPU 0 NVIDIA GeForce RTX 5090 (sm_120): compute capability 12.0" in m.evidence
+    assert any(e.startswith("builds that would run: torch 2.") for e in m.evidence)
+    assert m.fix is not None
+    assert "--index-url https://download.pytorch.org/whl/cu12" in m.fix
+    # The no-kernel-image line gets the same concrete cause.
+    assert only(report, "no-kernel-image").root_cause == m.root_cause
+
+
+def test_arch_uses_the_sm_in_the_message_when_the_snapshot_has_no_gpu(
+    mini_matrix: Matrix,
+) -> None:
+    s = snap(frameworks=[torch("2.5.1+cu124", "12.4", "cu124")])
+    m = only(explain(LOG, s, mini_matrix), "torch-gpu-arch-not-compatible")
+    assert m.root_cause is not None
+    assert "the GPU in the message (sm_120)" in m.root_cause
+
+
+def test_cpu_only_torch_on_a_gpu_machine(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[RTX4090],
+        frameworks=[torch("2.5.1+cpu", None, "cpu")],
+        python={"version": "3.11.9"},
+    )
+    m = only(
+        explain("AssertionError: Torch not compiled with CUDA enabled", s, mini_matrix),
+        "torch-not-compiled-with-cuda",
+    )
+    assert m.root_cause == "torch 2.5.1+cpu is a CPU-only build on a machine with an NVIDIA GPU"
+    assert "torch 2.5.1+cpu: CPU-only build" in m.evidence
+    assert m.fix is not None and "--index-url https://download.pytorch.org/whl/cu1" in m.fix
+
+
+def test_cpu_only_torch_without_gpu(mini_matrix: Matrix) -> None:
+    s = snap(frameworks=[torch("2.5.1+cpu", None, "cpu")])
+    m = only(
+        explain("Torch not compiled with CUDA enabled", s, mini_matrix),
+        "torch-not-compiled-with-cuda",
+    )
+    assert m.root_cause == (
+        "torch 2.5.1+cpu is a CPU-only build, and this machine shows no NVIDIA GPU either"
+    )
+
+
+def test_onnxruntime_cpu_and_gpu_both_installed(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[RTX4090],
+        frameworks=[{"name": "onnxruntime", "version": "1.19.2", "cpu_only": True}],
+        packages={"onnxruntime": "1.19.2", "onnxruntime-gpu": "1.19.2"},
+    )
+    text = "Specified provider 'CUDAExecutionProvider' is not in available provider names."
+    m = only(explain(text, s, mini_matrix), "onnxruntime-cuda-provider-missing")
+    assert m.root_cause is not None
+    assert "CPU-only build on a machine with an NVIDIA GPU" in m.root_cause
+
+
+def test_cudnn_mismatch_with_two_copies_installed(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[RTX4090],
+        libraries=[
+            {
+                "name": "cudnn",
+                "version": "8.0.5",
+                "path": "/opt/old/lib/libcudnn.so.8",
+                "source": "LD_LIBRARY_PATH",
+            },
+            {
+                "name": "cudnn",
+                "version": "8.9.7",
+                "path": "/usr/lib/x86_64-linux-gnu/libcudnn.so.8",
+                "source": "system",
+            },
+        ],
+        env={"LD_LIBRARY_PATH": "/opt/old/lib"},
+    )
+    text = (
+        "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN "
+        "library needs to have matching major version and equal or higher minor version."
+    )
+    m = only(explain(text, s, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None
+    assert m.root_cause.startswith("several cuDNN versions are installed")
+    assert "loaded cuDNN 8.0.5, built with 8.1.0" in m.evidence
+    assert "cuDNN 8.0.5 at /opt/old/lib/libcudnn.so.8 (LD_LIBRARY_PATH)" in m.evidence
+    assert "LD_LIBRARY_PATH = /opt/old/lib" in m.evidence
+
+
+def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
+    s = snap(libraries=[{"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}])
+    text = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"
+    m = only(explain(text, s, mini_matrix), "tf-dlopen-cudnn")
+    assert m.root_cause == "cuDNN 8 is needed but only cuDNN 9 is installed"
+
+
+def test_onnxruntime_built_for_cuda_11_on_cuda_12(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "550.54.14"},
+        cuda_toolkits=[{"version": "12.4.131", "path": "/usr/local/cuda-12.4", "source": "nvcc"}],
+        packages={"onnxruntime-gpu": "1.16.0", "nvidia-cublas-cu12": "12.4.5.8"},
+    )
+    text = (
+        "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+        "libcublasLt.so.11: cannot open shared object file: No such file or directory"
+    )
+    m = only(explain(text, s, mini_matrix), "onnxruntime-cuda-provider-load-failed")
+    assert m.root_cause == (
+        "the failing component was built for CUDA 11, but this environment has CUDA 12"
+    )
+    assert m.fix is not None and m.fix.startswith("Install the onnxruntime-gpu build for CUDA 12")
+
+
+def test_cuda_visible_devices_hides_every_gpu(mini_matrix: Matrix) -> None:
+    s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": ""})
+    m = only(
+        explain("RuntimeError: No CUDA GPUs are available", s, mini_matrix),
+        "no-cuda-gpus-available",
+    )
+    assert m.root_cause == "CUDA_VISIBLE_DEVICES='' hides every GPU"
+    assert "CUDA_VISIBLE_DEVICES = ''" in m.evidence
+
+
+def test_cuda_visible_devices_names_a_missing_gpu(mini_matrix: Matrix) -> None:
+    s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": "1"})
+    m = only(
+        explain(
+            "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected",
+            s,
+            mini_matrix,
+        ),
+        "cuda-no-device",
+    )
+    assert m.root_cause == "CUDA_VISIBLE_DEVICES='1' names no existing GPU (this machine has 0)"
+    assert m.fix == "export CUDA_VISIBLE_DEVICES=0"
+
+
+def test_nvml_mismatch_names_both_versions(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={
+            "version": "535.129.03",
+            "kernel_module_version": "535.104.05",
+            "nvml_library_version": "535.129.03",
+        }
+    )
+    m = only(
+        explain("Failed to initialize NVML: Driver/library version mismatch", s, mini_matrix),
+        "nvml-driver-library-mismatch",
+    )
+    assert m.root_cause == (
+        "the loaded kernel module is 535.104.05 but the user-space libraries are 535.129.03"
+    )
+
+
+def test_no_driver_inside_a_container(mini_matrix: Matrix) -> None:
+    s = snap(platform={**LINUX, "container": "docker"})
+    m = only(
+        explain("RuntimeError: Found no NVIDIA driver on your system.", s, mini_matrix),
+        "no-nvidia-driver",
+    )
+    assert m.root_cause == "the program runs in a docker container without GPU access"
+    assert m.fix is not None and "--gpus all" in m.fix
+
+
+def test_libcuda_missing_on_wsl(mini_matrix: Matrix) -> None:
+    s = snap(platform={**LINUX, "wsl": True, "kernel": "5.15.153.1-microsoft-standard-WSL2"})
+    text = (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+        "object file: No such file or directory"
+    )
+    report = explain(text, s, mini_matrix)
+    m = only(report, "libcuda-missing")
+    assert m.root_cause is not None and m.root_cause.startswith("WSL2 gets the driver from Windows")
+    sub = only(report, "cudnn-sublibrary-load-failed")
+    assert sub.root_cause is not None and "libcuda.so" in sub.root_cause
+
+
+def test_bf16_on_a_turing_gpu(mini_matrix: Matrix) -> None:
+    s = snap(driver={"version": "550.54.14"}, gpus=[{"index": 0, "name": "Tesla T4"}])
+    text = (
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+        "`cublasGemmStridedBatchedEx(handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda)`"
+    )
+    m = only(explain(text, s, mini_matrix), "cublas-not-supported")
+    assert (
+        m.root_cause == "the operation uses bfloat16, which GPU 0 Tesla T4 (sm_75) does not support"
+    )
+
+
+def test_out_of_memory_shows_gpu_memory(mini_matrix: Matrix) -> None:
+    s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090])
+    m = only(
+        explain("torch.cuda.OutOfMemoryError: CUDA out of memory.", s, mini_matrix),
+        "cuda-out-of-memory",
+    )
+    assert "GPU 0 NVIDIA GeForce RTX 4090: 24564 MiB" in m.evidence
+    assert m.root_cause is None
+
+
+def test_doctor_findings_back_the_explanation(mini_matrix: Matrix) -> None:
+    # The doctor's env-var rule sees the same problem and is quoted as evidence.
+    s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": ""})
+    m = only(
+        explain("RuntimeError: No CUDA GPUs are available", s, mini_matrix),
+        "no-cuda-gpus-available",
+    )
+    assert any(e.startswith("doctor: ") for e in m.evidence)
+
+
+def test_root_cause_analysis_never_crashes_on_odd_snapshots(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver={"version": "garbage"},
+        gpus=[{"index": None, "name": None, "compute_capability": "x.y"}],
+        frameworks=[{"name": "torch", "version": "not-a-version", "cuda_version": "banana"}],
+        libraries=[{"name": "cudnn"}],
+        env={"CUDA_VISIBLE_DEVICES": ",,,"},
+    )
+    from envcheck.explain import SIGNATURES
+
+    from .test_signatures import EXAMPLES
+
+    text = "\n".join(lines[0] for lines in EXAMPLES.values())
+    report = explain(text, s, mini_matrix)
+    assert len(report.matches) >= len(SIGNATURES) - 5
+    assert report.snapshot_used
+    assert all(f.title for f in report.findings)
