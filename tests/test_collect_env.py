@@ -1,0 +1,276 @@
+"""parse_collect_env: recorded reports from public issues → snapshot facts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from envcheck.collect_env import is_collect_env, parse_collect_env
+from envcheck.errors import InputError
+from envcheck.model.snapshot import Snapshot
+from envcheck.schemas import get_schema
+
+DIR = Path(__file__).parent / "fixtures" / "collect_env"
+MINI = Path(__file__).parent / "fixtures" / "matrix-mini"
+
+
+def load(name: str) -> Snapshot:
+    path = DIR / name
+    return parse_collect_env(path.read_text(encoding="utf-8"), str(path))
+
+
+def torch_of(s: Snapshot) -> Any:
+    (fw,) = s.frameworks
+    assert fw.name == "torch"
+    return fw
+
+
+def test_every_fixture_is_listed_with_its_source() -> None:
+    readme = (DIR / "README.md").read_text(encoding="utf-8")
+    names = sorted(p.name for p in DIR.glob("*.txt"))
+    assert len(names) >= 10
+    for name in names:
+        assert f"| {name} | https://github.com/" in readme
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DIR.glob("*.txt")))
+def test_every_fixture_parses_validates_and_round_trips(name: str) -> None:
+    s = load(name)
+    assert s.source == "collect_env"
+    data = s.to_json()
+    jsonschema.Draft202012Validator(get_schema("snapshot-1")).validate(data)
+    assert Snapshot.from_json(data) == s
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DIR.glob("*.txt")))
+def test_the_doctor_runs_on_every_fixture(name: str) -> None:
+    from envcheck.doctor import diagnose
+    from envcheck.matrix import load_matrix_from
+
+    report = diagnose(load(name), load_matrix_from(MINI))
+    assert not [f for f in report.findings if f.id == "rule-crashed"]
+
+
+def test_torch_2_4_on_wsl2() -> None:
+    s = load("wsl2-torch-2.4-rtx4070-laptop.txt")
+    p = s.platform
+    assert (p.os, p.arch, p.distro, p.distro_version) == ("linux", "x86_64", "ubuntu", "22.04")
+    assert p.kernel == "5.15.153.1-microsoft-standard-WSL2"
+    assert p.wsl is True
+    assert p.glibc == "2.35"
+    assert s.python.version == "3.12.3"
+    assert s.driver.version == "551.88"
+    assert s.driver.source == "collect_env"
+    assert [(g.index, g.name, g.compute_capability) for g in s.gpus] == [
+        (0, "NVIDIA GeForce RTX 4070 Laptop GPU", None)
+    ]
+    assert [(t.version, t.source) for t in s.cuda_toolkits] == [("12.4.131", "collect_env")]
+    fw = torch_of(s)
+    assert (fw.version, fw.cuda_version, fw.variant, fw.cpu_only) == (
+        "2.4.0+cu121",
+        "12.1",
+        "cu121",
+        False,
+    )
+    assert fw.build["is_cuda_available"] == "True"
+    assert s.env == {"CUDA_MODULE_LOADING": "LAZY"}
+    # The paste stops inside the CPU section: the package list is unknown, and said so.
+    assert dict(s.packages) == {}
+    (err,) = s.errors
+    assert err.probe == "collect_env"
+    assert "ends at line 34 before 'Versions of relevant libraries'" in (err.message or "")
+
+
+def test_torch_1_10_on_wsl2_with_pip_and_conda_packages() -> None:
+    s = load("wsl2-torch-1.10-cuda-unavailable.txt")
+    assert s.platform.wsl is True
+    assert s.platform.distro_version == "20.04"
+    assert s.driver.version == "511.79"
+    fw = torch_of(s)
+    assert (fw.version, fw.cuda_version, fw.variant) == ("1.10.2+cu113", "11.3", "cu113")
+    assert fw.build["is_cuda_available"] == "False"
+    assert dict(s.packages) == {
+        "mypy-extensions": "0.4.3",
+        "numpy": "1.22.2",
+        "torch": "1.10.2+cu113",
+        "torchvision": "0.11.3+rocm4.2",
+    }
+    assert s.conda_packages["cudatoolkit"] == "11.3.1"
+    assert s.conda_packages["mkl"] == "2021.4.0"
+    assert s.errors == ()
+
+
+def test_torch_1_1_old_layout() -> None:
+    s = load("torch-1.1-rtx2060-old-format.txt")
+    assert (s.platform.os, s.platform.distro, s.platform.distro_version) == (
+        "linux",
+        "ubuntu",
+        "18.04",
+    )
+    assert s.platform.wsl is None  # no kernel line in 1.x reports
+    assert s.python.version == "3.6"
+    assert s.driver.version == "418.67"
+    assert [g.name for g in s.gpus] == ["GeForce RTX 2060"]
+    assert s.cuda_toolkits[0].version == "9.1.85"
+    fw = torch_of(s)
+    assert (fw.version, fw.cuda_version, fw.variant, fw.cpu_only) == ("1.1.0", "9.0", "cu90", False)
+    assert fw.build == {"is_debug_build": "False", "is_cuda_available": "True"}
+    assert s.packages["torch-geometric"] == "1.3.2"
+    assert len(s.packages) == 9
+    assert dict(s.conda_packages) == {}
+    assert s.libraries == ()
+
+
+def test_four_gpus_on_separate_lines() -> None:
+    s = load("torch-1.4-centos-4gpu-truncated.txt")
+    assert (s.platform.distro, s.platform.distro_version) == ("centos", "7")
+    assert [(g.index, g.name) for g in s.gpus] == [(i, "GeForce RTX 2080 Ti") for i in range(4)]
+    assert s.driver.version == "440.82"
+    assert torch_of(s).cuda_version == "10.1"
+
+
+def test_several_cudnn_paths() -> None:
+    s = load("torch-1.13-t4-multiple-cudnn.txt")
+    assert [(lib.name, lib.version, lib.path) for lib in s.libraries] == [
+        ("cudnn", "7.6.5", "/usr/local/cuda-10.1/targets/x86_64-linux/lib/libcudnn.so.7.6.5"),
+        ("cudnn", "7.6.5", "/usr/local/cuda-10.2/targets/x86_64-linux/lib/libcudnn.so.7.6.5"),
+        ("cudnn", "8.7.0", "/usr/local/cuda-11.8/targets/x86_64-linux/lib/libcudnn.so.8.7.0"),
+    ]
+    assert s.cuda_toolkits == ()  # "CUDA runtime version: Could not collect"
+    assert s.platform.kernel == "5.4.0-1060-aws"
+    assert s.platform.glibc == "2.27"
+
+
+def test_windows_cpu_build() -> None:
+    s = load("windows-torch-2.8-cpu.txt")
+    assert (s.platform.os, s.platform.arch) == ("windows", "x86_64")
+    assert s.python.version == "3.10.17"
+    assert s.driver.version is None  # "No CUDA"
+    assert s.gpus == ()
+    assert s.libraries == ()
+    fw = torch_of(s)
+    assert (fw.version, fw.cuda_version, fw.variant, fw.cpu_only) == (
+        "2.8.0.dev20250528+cpu",
+        None,
+        "cpu",
+        True,
+    )
+
+
+def test_rocm_build() -> None:
+    s = load("torch-1.7-rocm.txt")
+    fw = torch_of(s)
+    assert fw.cuda_version is None
+    assert fw.cpu_only is False
+    assert fw.rocm_version == "3.7.20315-077bcfa0"
+    assert fw.variant == "rocm3.7"
+    assert fw.build["hip_runtime_version"] == "3.18.2"
+    # AMD devices are not NVIDIA GPUs; the doctor must not think a CUDA GPU is present.
+    assert s.gpus == ()
+    assert s.driver.version is None
+    assert s.conda_packages == {"blas": "1.0"}
+
+
+def test_no_torch_on_macos() -> None:
+    s = load("macos-no-torch.txt")
+    assert s.platform.os == "darwin"
+    assert s.platform.arch == "x86_64"
+    assert s.frameworks == ()
+    assert s.packages["torch"] == "1.7.0.dev20200803"
+    assert s.python.version == "2.7"
+
+
+def test_h100_with_a_warning_before_the_report() -> None:
+    s = load("torch-2.9-h100-runpy-warning.txt")
+    assert [g.name for g in s.gpus] == ["NVIDIA H100 80GB HBM3"]
+    assert s.driver.version == "580.126.09"
+    assert torch_of(s).variant == "cu126"
+    assert "CUDA_MODULE_LOADING" not in s.env  # printed empty
+
+
+def test_report_cut_mid_line_gives_a_partial_snapshot() -> None:
+    s = load("torch-2.1-cu121-driver-470-warning-truncated.txt")
+    assert torch_of(s).version == "2.1.0+cu121"
+    assert s.python.version == "3.11.6"
+    assert s.driver.version is None
+    assert s.gpus == ()
+    assert len(s.errors) == 1
+    s = load("torch-1.7-colab-t4-truncated.txt")
+    assert s.driver.version == "418.67"
+    assert [g.name for g in s.gpus] == ["Tesla T4"]
+    assert torch_of(s).build["is_debug_build"] == "True"
+
+
+def test_gpu_names_resolve_to_compute_capabilities_in_the_doctor() -> None:
+    from envcheck.matrix import load_matrix_from
+    from envcheck.rules._facts import gpu_facts
+
+    matrix = load_matrix_from(MINI)
+    for name, cc in (
+        ("torch-1.13-t4-multiple-cudnn.txt", "7.5"),
+        ("torch-2.9-h100-runpy-warning.txt", "9.0"),
+        ("torch-1.4-centos-4gpu-truncated.txt", "7.5"),
+    ):
+        facts = gpu_facts(load(name), matrix)
+        assert {str(f.cc) for f in facts} == {cc}, name
+
+
+# -- bad input -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hello world\n",
+        '{"schema": "envcheck.snapshot/1"}',
+        "Traceback (most recent call last):\nRuntimeError: CUDA error: out of memory\n",
+        "PyTorch version: 2.1.0\n",  # one key alone is not a report
+        "\x00\x01\x02 garbage \xff" * 100,
+    ],
+)
+def test_not_collect_env(text: str) -> None:
+    assert not is_collect_env(text)
+    with pytest.raises(InputError) as info:
+        parse_collect_env(text, "report.txt")
+    assert str(info.value).startswith("report.txt: not the output of torch.utils.collect_env")
+
+
+def test_two_reports_pasted_together() -> None:
+    text = (DIR / "torch-1.1-rtx2060-old-format.txt").read_text(encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        parse_collect_env(text + text, "both.txt")
+    assert str(info.value) == (
+        "both.txt:29: a second collect_env report starts here; pass one report at a time"
+    )
+
+
+def test_hostile_values_are_bounded() -> None:
+    gpu_lines = "\n".join(f"GPU {i}: NVIDIA A100-SXM4-80GB" for i in range(1000))
+    text = (
+        "PyTorch version: 2.5.1+cu124\n"
+        "CUDA used to build PyTorch: 12.4\n"
+        "OS: Ubuntu 22.04.4 LTS (x86_64)\n"
+        f"Python version: 3.11.9 {'x' * 100_000}\n"
+        f"GPU models and configuration:\n{gpu_lines}\n\n"
+        "Nvidia driver version: banana\n"
+        "cuDNN version: \x1b[31m9.1.0\x1b[0m\n"
+        "Versions of relevant libraries:\n"
+        "[pip3] torch==2.5.1\n"
+        "[pip3] ../../etc/passwd\n"
+        "[pip3] numpy == 1.26\n"
+        "[conda] Could not collect\n"
+    )
+    s = parse_collect_env(text, "evil.txt")
+    assert len(s.gpus) == 256
+    assert s.python.version == "3.11.9"
+    assert s.driver.version is None
+    assert dict(s.packages) == {"torch": "2.5.1"}
+    messages = [e.message or "" for e in s.errors]
+    assert "evil.txt:1007: unrecognised driver version 'banana'" in messages
+    assert any("more than 256 GPUs" in m for m in messages)
+    for lib in s.libraries:
+        assert "\x1b" not in (lib.version or "")
