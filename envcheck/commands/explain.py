@@ -18,6 +18,13 @@ _MAX_INLINE_PATH = 4096
 @click.argument("text", nargs=-1, required=True, metavar="TEXT|FILE|-")
 @snapshot_option
 @click.option(
+    "--from-collect-env",
+    "collect_env_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Use the machine described by `python -m torch.utils.collect_env` output.",
+)
+@click.option(
     "--no-detect",
     is_flag=True,
     help="Do not inspect this machine; explain the text alone.",
@@ -28,6 +35,7 @@ def explain(
     obj: Obj,
     text: tuple[str, ...],
     snapshot_file: Optional[str],
+    collect_env_file: Optional[str],
     no_detect: bool,
     as_json: bool,
 ) -> int:
@@ -35,7 +43,8 @@ def explain(
 
     TEXT is a file holding the log, `-` to read standard input, or the error text
     itself. Every known error signature in it is listed with its cause and fix;
-    with a snapshot (this machine by default, or --snapshot FILE) envcheck also
+    with a snapshot (this machine by default, --snapshot FILE, or a user's
+    collect_env report with --from-collect-env FILE) envcheck also
     names the concrete root cause, e.g. the driver version against the CUDA the
     installed PyTorch needs.
 
@@ -44,8 +53,13 @@ def explain(
     which is not an all-clear); 1 at least one error signature recognised;
     2 usage error or unreadable input.
     """
-    if snapshot_file is not None and no_detect:
-        raise click.UsageError("--snapshot and --no-detect cannot be used together")
+    given = [
+        o for o, v in (("--snapshot", snapshot_file), ("--from-collect-env", collect_env_file)) if v
+    ]
+    if no_detect:
+        given.append("--no-detect")
+    if len(given) > 1:
+        raise click.UsageError(f"{' and '.join(given)} cannot be used together")
     content, _origin = _read_input(text)
 
     from envcheck.explain import explain as run_explain
@@ -57,6 +71,12 @@ def explain(
             from envcheck.snapshot_io import read_snapshot
 
             snapshot = read_snapshot(snapshot_file)
+        elif collect_env_file is not None:
+            from envcheck.collect_env import parse_collect_env
+            from envcheck.snapshot_io import read_text_file
+
+            report_text = read_text_file(collect_env_file, "collect_env output")
+            snapshot = parse_collect_env(report_text, collect_env_file)
         else:
             snapshot = detect_snapshot(obj, None)
         from envcheck.matrix import load_matrix

@@ -211,8 +211,9 @@ def explain(
     silent "all good").
     """
     matches, count = match_signatures(text)
-    if snapshot is not None and matrix is not None:
-        matches = tuple(_with_root_cause(m, snapshot, matrix) for m in matches)
+    if snapshot is not None and matrix is not None and matches:
+        doctor = _doctor_findings(snapshot, matrix)
+        matches = tuple(_with_root_cause(m, snapshot, matrix, doctor) for m in matches)
     ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
     findings = tuple(m.to_finding() for m in ordered)
     if not ordered:
@@ -265,7 +266,19 @@ class _Cause:
                 self.fix = fix
 
 
-def _with_root_cause(m: Match, snapshot: Snapshot, matrix: Matrix) -> Match:
+def _doctor_findings(snapshot: Snapshot, matrix: Matrix) -> tuple[Finding, ...]:
+    """The doctor's findings on the same snapshot (run once per explain call)."""
+    from envcheck.doctor import diagnose
+
+    try:
+        return diagnose(snapshot, matrix).findings
+    except Exception:  # noqa: BLE001 - the doctor only backs the explanation up
+        return ()
+
+
+def _with_root_cause(
+    m: Match, snapshot: Snapshot, matrix: Matrix, doctor: tuple[Finding, ...]
+) -> Match:
     from dataclasses import replace
 
     cause = _Cause()
@@ -273,18 +286,16 @@ def _with_root_cause(m: Match, snapshot: Snapshot, matrix: Matrix) -> Match:
     try:
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
-        _doctor_agrees(m, snapshot, matrix, cause)
+        _doctor_agrees(m, doctor, cause)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
     return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
 
 
-def _doctor_agrees(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+def _doctor_agrees(m: Match, doctor: tuple[Finding, ...], cause: _Cause) -> None:
     """Doctor findings of the same category on this snapshot back the explanation."""
-    from envcheck.doctor import diagnose
-
     related = _RELATED.get(m.signature.category, (m.signature.category,))
-    for f in diagnose(snapshot, matrix).findings:
+    for f in doctor:
         if f.category in related and f.severity != Severity.INFO:
             cause.add(f"doctor: {f.title}")
             cause.because(f.title, f.fix)

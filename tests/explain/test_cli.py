@@ -159,7 +159,10 @@ def test_usage_errors() -> None:
     assert code == 2
     code, _, err = run_cli("explain", "--no-detect", "--snapshot", "x.json", ERROR)
     assert code == 2
-    assert "--snapshot and --no-detect" in err
+    assert "--snapshot and --no-detect cannot be used together" in err
+    code, _, err = run_cli("explain", "--snapshot", "x.json", "--from-collect-env", "r.txt", ERROR)
+    assert code == 2
+    assert "--snapshot and --from-collect-env cannot be used together" in err
 
 
 def test_help_documents_exit_codes() -> None:
@@ -169,3 +172,30 @@ def test_help_documents_exit_codes() -> None:
     assert "1 at least one error signature recognised" in out
     code, out, _ = run_cli("--help")
     assert "explain" in out
+
+
+def test_log_explained_against_a_users_collect_env_report() -> None:
+    report = Path(__file__).parents[1] / "fixtures" / "collect_env"
+    path = report / "torch-2.1-cu121-driver-470-warning-truncated.txt"
+    code, out, _ = run_cli(
+        "explain", "--from-collect-env", str(path), "--json", str(path), env=MATRIX_ENV
+    )
+    assert code == 1
+    data = json.loads(out)
+    assert data["snapshot_used"] is True
+    (match,) = data["matches"]
+    assert match["id"] == "torch-driver-too-old"
+    assert match["root_cause"] == (
+        "the driver supports CUDA 11.4, but torch 2.1.0+cu121 needs CUDA 12.1 (driver >= 525.60.13)"
+    )
+
+
+def test_not_a_collect_env_report(tmp_path: Path) -> None:
+    bogus = tmp_path / "report.txt"
+    bogus.write_text("just some notes\n", encoding="utf-8")
+    code, _, err = run_cli("explain", "--from-collect-env", str(bogus), ERROR)
+    assert code == 2
+    assert err.strip() == (
+        f"envcheck: error: {bogus}: not the output of torch.utils.collect_env (expected lines "
+        "such as 'PyTorch version:' and 'CUDA used to build PyTorch:')"
+    )
