@@ -6,8 +6,9 @@ command reads the text and detects (or loads) the snapshot, then calls it.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -48,11 +49,39 @@ MAX_LINE_CHARS = 8192
 MAX_EVIDENCE_LINES = 3
 _SHOWN_LINE_CHARS = 240
 
-# One combined pattern, without group names, finds candidate lines in a single pass;
-# only those lines are then matched against each signature.
-_PREFILTER = re.compile(
-    "|".join(f"(?:{re.sub(r'[(][?]P<[A-Za-z_0-9]+>', '(?:', s.regex)})" for s in SIGNATURES)
-)
+
+@functools.lru_cache(maxsize=4)
+def _prefilter(signatures: tuple[Signature, ...]) -> re.Pattern[str]:
+    """One combined pattern that finds candidate lines in a single pass over the text.
+
+    Group names are dropped (they would clash) and ``\\s`` may not cross a line
+    break; the candidate lines are then matched against each signature.
+    """
+    parts = []
+    for sig in signatures:
+        source = re.sub(r"[(][?]P<[A-Za-z_0-9]+>", "(?:", sig.regex)
+        parts.append("(?:" + source.replace("\\s", "[^\\S\\n]") + ")")
+    return re.compile("|".join(parts), re.MULTILINE)
+
+
+def _candidate_lines(text: str, prefilter: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every line the prefilter matches, in order."""
+    line_no = 1
+    counted_to = 0
+    last_start = -1
+    for hit in prefilter.finditer(text):
+        start = text.rfind("\n", 0, hit.start()) + 1
+        if start == last_start:
+            continue
+        line_no += text.count("\n", counted_to, start)
+        counted_to = start
+        last_start = start
+        end = text.find("\n", start)
+        yield line_no, text[start : len(text) if end < 0 else end].rstrip("\r")
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
 @dataclass(frozen=True)
@@ -161,11 +190,8 @@ def match_signatures(
     sigs = tuple(signatures)
     found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
     order: list[str] = []
-    lines = text.splitlines()
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in _candidate_lines(text, _prefilter(sigs)):
         line = raw[:MAX_LINE_CHARS]
-        if not _PREFILTER.search(line):
-            continue
         hits: dict[str, re.Match[str]] = {}
         for sig in sigs:
             m = sig.pattern.search(line)
@@ -187,7 +213,7 @@ def match_signatures(
     for sid in order:
         shown, facts, count = found[sid]
         matches.append(Match(_by_id()[sid], tuple(shown), facts, count=count[0]))
-    return tuple(matches), len(lines)
+    return tuple(matches), _line_count(text)
 
 
 _ID_CACHE: dict[str, Signature] = {}

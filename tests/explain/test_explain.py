@@ -413,3 +413,17 @@ def test_root_cause_analysis_never_crashes_on_odd_snapshots(mini_matrix: Matrix)
     assert len(report.matches) >= len(SIGNATURES) - 5
     assert report.snapshot_used
     assert all(f.title for f in report.findings)
+
+
+def test_line_numbers_with_crlf_and_bare_cr_inside_lines() -> None:
+    text = "a\r\nb\r\nRuntimeError: CUDA error: device-side assert triggered\r\nprogress 10%\rprogress 20%\n"
+    report = explain(text)
+    assert [(m.signature.id, m.line_no) for m in report.matches] == [("cuda-device-side-assert", 3)]
+    assert report.matches[0].lines[0][1] == "RuntimeError: CUDA error: device-side assert triggered"
+    assert report.lines_scanned == 4
+
+
+def test_a_match_never_swallows_the_next_line() -> None:
+    text = "CUDA_VISIBLE_DEVICES=\nRuntimeError: No CUDA GPUs are available\n"
+    m = only(explain(text), "no-cuda-gpus-available")
+    assert [n for n, _ in m.lines] == [1, 2]
