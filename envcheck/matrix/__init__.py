@@ -235,6 +235,24 @@ class Matrix:
             out.append(build)
         return tuple(out)
 
+    def builds_for_minor(
+        self, framework: str, version: str, platform: Optional[str] = None
+    ) -> tuple[Build, ...]:
+        """Builds of the newest known patch release of ``version``'s major.minor.
+
+        Patch releases reuse their minor release's build configuration; this is
+        the fallback for a patch release the matrix does not list yet.
+        """
+        wanted = _normalise_release(version).split(".")[:2]
+        same = [
+            v
+            for v in self.releases(framework)
+            if _normalise_release(v).split(".")[:2] == wanted
+        ]
+        if not same:
+            return ()
+        return self.builds_for(framework, same[-1], platform=platform)
+
     def releases(self, framework: str) -> tuple[str, ...]:
         """Every release of a framework in the matrix, oldest first."""
         seen = {v for b in self.framework_builds(framework) for v in b.versions}

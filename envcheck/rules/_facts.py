@@ -83,6 +83,8 @@ def matched_build(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional
     target = target_from_snapshot(snapshot)
     candidates = matrix.builds_for(fw.name, fw.version, platform=target.platform)
     if not candidates:
+        candidates = matrix.builds_for_minor(fw.name, fw.version, platform=target.platform)
+    if not candidates:
         return None
     if fw.cpu_only:
         cpu = [b for b in candidates if b.cpu_only]
