@@ -508,8 +508,8 @@ def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                         + ", ".join(label_ for label_, _cmd in alternatives[:3])
                     )
                 cause.because(
-                    f"{_label(fw)} ({build.variant}) has no kernels for {label} "
-                    f"(sm_{cc.major}{cc.minor}); it is built for {sm_list(build)}",
+                    f"{_label(fw)} ({build.variant}) has no kernels for {label}; "
+                    f"it is built for {sm_list(build)}",
                     fix,
                 )
 
