@@ -51,7 +51,7 @@ def render_report_text(report: Report, console: Console) -> None:
         _render_finding(f, console)
     console.print()
     style = "bold red" if report.count(Severity.ERROR) else "bold green"
-    console.print(Text(summary_line(report), style=style))
+    console.print(Text(summary_line(report), style=style), soft_wrap=True)
 
 
 def _render_finding(f: Finding, console: Console) -> None:
@@ -61,18 +61,21 @@ def _render_finding(f: Finding, console: Console) -> None:
     head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
     head.append(f" {f.title}", style="bold" if f.severity != Severity.INFO else "")
     head.append(f"  [{f.id}]", style="dim")
-    console.print(head)
+    # soft_wrap: long commands and paths stay on one line (copy-pasteable);
+    # the terminal wraps them visually.
+    console.print(head, soft_wrap=True)
     for e in f.evidence:
-        console.print(Text(f"        · {e}", style="dim"))
+        console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
     if f.fix:
         lines = f.fix.splitlines()
-        console.print(Text(f"        fix: {lines[0]}", style="green"))
+        label = "tip" if f.severity is Severity.INFO else "fix"
+        console.print(Text(f"        {label}: {lines[0]}", style="green"), soft_wrap=True)
         for extra in lines[1:]:
-            console.print(Text(f"             {extra}", style="green"))
+            console.print(Text(f"             {extra}", style="green"), soft_wrap=True)
     if f.detail:
-        console.print(Text(f"        note: {f.detail}", style="dim"))
+        console.print(Text(f"        note: {f.detail}", style="dim"), soft_wrap=True)
     for src in f.sources:
-        console.print(Text(f"        source: {src}", style="dim"))
+        console.print(Text(f"        source: {src}", style="dim"), soft_wrap=True)
 
 
 def render_report_markdown(report: Report) -> str:

@@ -26,10 +26,10 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             PROBE_FAILED,
             Category.OTHER,
             Severity.WARNING,
-            f"Could not check {err.probe}: {err.message}",
+            f"Could not read {err.probe} facts; some checks were skipped",
             evidence=(f"{err.probe}: {err.message}",),
-            fix="Results that depend on this are incomplete; run with --debug or check "
-            "permissions.",
+            fix="Checks that depend on this fact were skipped; fix the cause above "
+            "(permissions, a missing tool) and run again.",
         )
     for fw in snapshot.frameworks:
         if fw.name in (None, "keras", "caffe") or fw.version is None:
