@@ -198,19 +198,8 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
     loading = value("module_loading")
     if loading:
         env["CUDA_MODULE_LOADING"] = loading
-    for fw in frameworks:
-        if fw.cuda_version and fw.build.get("is_cuda_available") == "False":
-            # Not a parse failure, but the report's most important fact: the doctor
-            # must not call this machine healthy (collect_env printed the cause, if
-            # any, as warnings above the report; `envcheck explain FILE` reads them).
-            errors.append(
-                ProbeError(
-                    PROBE,
-                    f"{path}:{report.values['cuda_available'][0]}: PyTorch reported "
-                    f"'Is CUDA available: False' although it is a CUDA {fw.cuda_version} "
-                    "build; CUDA failed to initialise on that machine",
-                )
-            )
+    # 'Is CUDA available: False' on a CUDA build is judged by the doctor's
+    # framework-reports-no-cuda rule (it is a fact of the report, not a parse error).
     if "libraries" not in report.values:
         errors.append(
             ProbeError(

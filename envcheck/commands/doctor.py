@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
 from envcheck.cli_options import json_option, python_option, redact_option, snapshot_option
 from envcheck.commands._common import Obj, load_or_detect
 from envcheck.errors import ExitCode
+
+if TYPE_CHECKING:
+    from envcheck.model.finding import Finding
 
 
 @click.command()
@@ -78,7 +81,13 @@ def doctor(
     from envcheck.matrix import load_matrix
 
     matrix = load_matrix()
-    report = diagnose(snapshot, matrix)
+    extra: tuple[Finding, ...] = ()
+    if collect_env_file is not None:
+        # collect_env prints CUDA's own warnings above the report; explain them.
+        from envcheck.explain import explain_findings
+
+        extra = explain_findings(text, snapshot, matrix)
+    report = diagnose(snapshot, matrix, extra=extra)
     if deep:
         if snapshot_file is not None or collect_env_file is not None:
             raise click.UsageError("--deep runs on this machine; it excludes --snapshot")
@@ -92,7 +101,7 @@ def doctor(
                     status.update(f"Running GPU smoke test: {framework}...")
 
             results = run_deep(snapshot, python=python, timeout=deep_timeout, on_start=tell)
-        report = diagnose(snapshot, matrix, extra=deep_findings(results, snapshot, matrix))
+        report = diagnose(snapshot, matrix, extra=extra + deep_findings(results, snapshot, matrix))
         from dataclasses import replace
 
         report = replace(report, deep=tuple(r.to_json() for r in results))

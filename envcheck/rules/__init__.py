@@ -46,5 +46,6 @@ ALL_RULES: tuple[tuple[str, Rule], ...] = (
     ("python", python_support.check_python),
     ("mixed_wheels", mixed_wheels.check_mixed_wheels),
     ("unknowns", other.check_unknowns),
+    ("reported_availability", other.check_reported_availability),
     ("capability", capability.check_capability),
 )

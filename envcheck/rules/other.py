@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 PROBE_FAILED = "probe-failed"
 UNKNOWN_FRAMEWORK_VERSION = "unknown-framework-version"
+CUDA_UNAVAILABLE_REPORTED = "framework-reports-no-cuda"
 
 
 def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
@@ -47,3 +48,23 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 fix="Checks that need its build facts were skipped; run `envcheck matrix "
                 "update` for newer data.",
             )
+
+
+def check_reported_availability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """A CUDA build whose own report (collect_env) says CUDA is unavailable."""
+    for fw in snapshot.frameworks:
+        if fw.cpu_only or not fw.cuda_version:
+            continue
+        if fw.build.get("is_cuda_available") != "False":
+            continue
+        yield Finding(
+            CUDA_UNAVAILABLE_REPORTED,
+            Category.OTHER,
+            Severity.ERROR,
+            f"{fw.name} {fw.version} is a CUDA {fw.cuda_version} build but reported "
+            "CUDA as unavailable",
+            evidence=("Is CUDA available: False",),
+            fix="CUDA failed to initialise; the other findings name the cause. For the "
+            "exact error, run `envcheck explain` on the warnings printed above the "
+            "report, or `envcheck doctor --deep` on that machine.",
+        )
