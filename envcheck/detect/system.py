@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds any probe subprocess may run (a hung nvidia-smi costs at most this)."""
@@ -93,6 +93,9 @@ class System:
     which: Optional[Callable[[str], Optional[str]]] = None
     python_executable: Optional[str] = None
     """The interpreter whose environment is inspected (None: this one)."""
+    nvml: Optional[Callable[[], Any]] = None
+    """Returns an NVML module-like object (``pynvml`` API). None: the real
+    ``pynvml`` when ``root`` is ``/``, otherwise NVML is not available."""
 
     def path(self, absolute: str) -> Path:
         """Map an absolute machine path onto ``root``."""
