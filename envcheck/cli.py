@@ -51,8 +51,9 @@ def cli(ctx: click.Context, color: Optional[bool], debug: bool) -> None:
 
 
 def _register() -> None:
-    from envcheck.commands import detect, doctor, explain
+    from envcheck.commands import check, detect, doctor, explain
 
+    cli.add_command(check.check)
     cli.add_command(detect.detect)
     cli.add_command(doctor.doctor)
     cli.add_command(explain.explain)

@@ -1,0 +1,3 @@
+"""``envcheck check``: catch GPU pins that cannot work together, before they land."""
+
+from __future__ import annotations

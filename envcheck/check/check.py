@@ -1,0 +1,563 @@
+"""``check_pins``: which pinned combinations cannot work (pure: pins + target + matrix).
+
+A pin selects a set of candidate framework builds (release range × variant,
+narrowed by the index it is installed from). A problem is reported only when
+*no* candidate can work, so a loose range never gives a false error; a version
+the matrix does not know gives a warning, never a silent pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Optional
+
+from envcheck.check.model import (
+    CONDA_CUDA_CONTRADICTION,
+    CUDA_MAJOR_CONFLICT,
+    CUDNN_MAJOR_CONFLICT,
+    FRAMEWORK_NOT_IN_MATRIX,
+    INDEX_LACKS_VERSION,
+    PYTHON_OUT_OF_RANGE,
+    TARGET_UNSERVED,
+    UNKNOWN_VERSION,
+    UNREADABLE,
+    WARNING,
+    CheckReport,
+    DeclaredTarget,
+    Environment,
+    Pin,
+    Problem,
+    Project,
+)
+from envcheck.resolve.constraints import check_build
+from envcheck.resolve.target import Target, resolve_gpu
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.matrix.rows import Build
+
+# Distribution (pip) and package (conda) names of the frameworks the matrix covers.
+PIP_FRAMEWORKS = {
+    "torch": "torch",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "tensorflow-cpu": "tensorflow",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "onnxruntime": "onnxruntime",
+    "onnxruntime-gpu": "onnxruntime",
+    "paddlepaddle": "paddle",
+    "paddlepaddle-gpu": "paddle",
+}
+CONDA_FRAMEWORKS = {
+    "pytorch": "torch",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "jaxlib": "jax",
+    "cupy": "cupy",
+    "onnxruntime": "onnxruntime",
+    "paddlepaddle-gpu": "paddle",
+}
+# conda packages whose version is the environment's CUDA version.
+CONDA_CUDA_PINS = (
+    "cudatoolkit",
+    "cuda-version",
+    "cuda-toolkit",
+    "cuda-runtime",
+    "cuda-cudart",
+    "pytorch-cuda",
+)
+_CUPY = re.compile(r"^cupy-cuda(\d+)(x?)$")
+_NVIDIA = re.compile(r"^nvidia-([a-z0-9-]+?)-cu(\d+)$")
+_CUDA_EXTRA = re.compile(r"^cuda(\d+)")
+_PYTHONS = ("2.7", *(f"3.{i}" for i in range(21)))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way a pin can be satisfied."""
+
+    version: str
+    build: Optional[Build]
+    cuda_major: Optional[int]
+    cudnn_major: Optional[int]
+
+
+@dataclass(frozen=True)
+class Component:
+    """A pin that brings CUDA or cuDNN into the environment, with its options."""
+
+    pin: Pin
+    framework: Optional[str]
+    options: tuple[Option, ...]
+    via: str = ""
+    """How the options were chosen (``on https://…/cu118``), for messages."""
+
+
+def check_pins(project: Project, target: Target, matrix: Matrix) -> CheckReport:
+    """Every problem of every environment of the project, sorted and de-duplicated."""
+    problems: list[Problem] = list(project.problems)
+    for env in project.environments:
+        problems.extend(check_environment(env, target, matrix))
+    unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)
+    return CheckReport(project.files, tuple(unique), matrix.version)
+
+
+def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[Problem]:
+    """Problems of one set of pins installed together."""
+    problems: list[Problem] = []
+    components: list[Component] = []
+    for pin in env.pins:
+        if pin.constraint:
+            continue
+        comp = _component(pin, env, target, matrix, problems)
+        if comp is not None:
+            components.append(comp)
+    problems.extend(_major_conflicts(components))
+    problems.extend(_conda_cuda(env, components))
+    problems.extend(_python_bounds(env, components))
+    problems.extend(_targets(env, target, components, matrix))
+    return problems
+
+
+# -- from a pin to its candidate builds -------------------------------------------
+
+
+def framework_of(pin: Pin) -> Optional[str]:
+    if pin.source == "conda":
+        return CONDA_FRAMEWORKS.get(pin.name)
+    if _CUPY.match(pin.name):
+        return "cupy"
+    return PIP_FRAMEWORKS.get(pin.name)
+
+
+def _norm_url(url: Optional[str]) -> str:
+    return (url or "").strip().rstrip("/").lower()
+
+
+def _spec(pin: Pin) -> str:
+    # ``==2.1.0+cu118``: match the release, the local label picks the variant.
+    return re.sub(r"\+[A-Za-z0-9.]+", "", pin.specifier)
+
+
+def _major(text: Optional[str]) -> Optional[int]:
+    m = re.match(r"\D*(\d+)", text or "")
+    return int(m.group(1)) if m else None
+
+
+def _exact_major(spec: str) -> Optional[int]:
+    """The major of an exact or prefix pin (``==9.1.0.70``, ``==8.*``, ``~=9.1``)."""
+    m = re.search(r"(?:===?|~=)\s*(\d+)", spec)
+    return int(m.group(1)) if m else None
+
+
+def _component(
+    pin: Pin, env: Environment, target: Target, matrix: Matrix, problems: list[Problem]
+) -> Optional[Component]:
+    framework = framework_of(pin)
+    cupy = _CUPY.match(pin.name) if pin.source == "pip" else None
+    nvidia = _NVIDIA.match(pin.name) if pin.source == "pip" else None
+    if nvidia is not None:
+        cudnn = _exact_major(pin.specifier) if nvidia.group(1) == "cudnn" else None
+        return Component(pin, None, (Option("", None, _major(nvidia.group(2)), cudnn),))
+    if pin.source == "conda" and pin.name == "cudnn":
+        major = _exact_major(pin.specifier)
+        return None if major is None else Component(pin, None, (Option("", None, None, major),))
+    if framework is None:
+        return None
+    builds = matrix.framework_builds(framework)
+    if not builds:
+        # The name alone still tells the CUDA major of some packages.
+        major = None
+        if cupy is not None:
+            digits = cupy.group(1)
+            major = int(digits) if cupy.group(2) else int(digits[:-1] or digits)
+        for extra in pin.extras:
+            m = _CUDA_EXTRA.match(extra)
+            if m:
+                major = int(m.group(1))
+        problems.append(
+            Problem(
+                pin.location,
+                FRAMEWORK_NOT_IN_MATRIX,
+                f"the matrix has no {framework} builds; {pin.text} is not checked",
+                WARNING,
+            )
+        )
+        if major is None:
+            return None
+        return Component(pin, None, (Option("", None, major, None),))
+    pairs = _release_builds(pin, framework, builds, matrix)
+    if not pairs:
+        known = matrix.releases(framework)
+        span = f" (it knows {known[0]} to {known[-1]})" if known else ""
+        problems.append(
+            Problem(
+                pin.location,
+                UNKNOWN_VERSION,
+                f"{pin.text}: no {framework} release matching this is in the matrix{span}; not checked",
+                WARNING,
+            )
+        )
+        return None
+    selected, via = _select_index(pin, env, pairs, builds, problems)
+    if not selected:
+        return None
+    if target.platform is not None:
+        on_platform = [
+            (v, b) for v, b in selected if not b.platforms or target.platform in b.platforms
+        ]
+        selected = on_platform or selected
+    options = tuple(
+        Option(
+            v, b, b.cuda.major if b.cuda is not None else None, _major(b.cudnn) if b.cudnn else None
+        )
+        for v, b in selected
+    )
+    return Component(pin, framework, options, via)
+
+
+def _release_builds(
+    pin: Pin, framework: str, builds: Sequence[Build], matrix: Matrix
+) -> list[tuple[str, Build]]:
+    """(release, build) pairs of the pin's package and extras whose release matches."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from envcheck.check.parse_requirements import normalise_name
+
+    pool = list(builds)
+    if pin.source == "pip":
+        same = [b for b in pool if normalise_name(b.package) == pin.name]
+        pool = same or pool
+        with_extra = [b for b in pool if b.extra is not None and b.extra.lower() in pin.extras]
+        if with_extra:
+            pool = with_extra
+        else:
+            plain = [b for b in pool if b.extra is None]
+            pool = plain or pool
+    try:
+        spec = SpecifierSet(_spec(pin))
+    except InvalidSpecifier:
+        return []
+    releases = sorted({v for b in pool for v in b.versions})
+    wanted = {v for v in releases if spec.contains(v, prereleases=True)}
+    if not wanted and re.match(r"^===?\s*\d", _spec(pin)):
+        # A patch release the matrix does not list: its minor's build facts apply.
+        version = re.sub(r"^===?\s*", "", _spec(pin))
+        fallback = {b for b in matrix.builds_for_minor(framework, version) if b in pool}
+        return [(version, b) for b in pool if b in fallback]
+    return [(v, b) for b in pool for v in b.versions if v in wanted]
+
+
+def _select_index(
+    pin: Pin,
+    env: Environment,
+    pairs: list[tuple[str, Build]],
+    builds: Sequence[Build],
+    problems: list[Problem],
+) -> tuple[list[tuple[str, Build]], str]:
+    """Narrow to the builds the pin's index serves; EC103 when it serves none."""
+    versions = sorted({v for v, _ in pairs}, key=_vkey)
+    label = pin.text
+    if pin.local:
+        chosen = [(v, b) for v, b in pairs if b.variant.lower() == pin.local]
+        if not chosen:
+            problems.append(
+                Problem(
+                    pin.location,
+                    INDEX_LACKS_VERSION,
+                    f"{label}: no {pin.local} build of {_span(versions)} was published"
+                    f" (variants: {_variants(pairs)})",
+                )
+            )
+        return chosen, f"+{pin.local}"
+    if pin.source == "conda":
+        # A conda environment that pins a CUDA package wants the CUDA builds.
+        if any(p.source == "conda" and p.name in CONDA_CUDA_PINS for p in env.pins):
+            cuda = [(v, b) for v, b in pairs if b.cuda is not None]
+            return cuda or pairs, ""
+        return pairs, ""
+    known = {_norm_url(b.index_url) for b in builds if b.index_url}
+    bound_url = pin.index_url
+    where = pin.index_location
+    if bound_url is None:
+        primary = [i for i in env.indexes if i.kind == "index-url"]
+        if primary:
+            bound_url, where = primary[-1].url, primary[-1].location
+    if bound_url is not None and _norm_url(bound_url) in known:
+        chosen = [(v, b) for v, b in pairs if _norm_url(b.index_url) == _norm_url(bound_url)]
+        if not chosen:
+            problems.append(
+                Problem(
+                    pin.location,
+                    INDEX_LACKS_VERSION,
+                    f"{label}: {bound_url} (from {where}) never published {_span(versions)};"
+                    f" variants of it: {_variants(pairs)}",
+                )
+            )
+        return chosen, f"from {bound_url}"
+    pypi = _pypi(pairs)
+    extra = [i for i in env.indexes if i.kind != "index-url" and _norm_url(i.url) in known]
+    if not extra:
+        return pypi, ""
+    urls = {_norm_url(i.url) for i in extra}
+    on_extra = [(v, b) for v, b in pairs if _norm_url(b.index_url) in urls]
+    if not on_extra:
+        problems.append(
+            Problem(
+                pin.location,
+                INDEX_LACKS_VERSION,
+                f"{label}: {extra[-1].url} (from {extra[-1].location}) never published"
+                f" {_span(versions)}; pip falls back to the PyPI build",
+                WARNING,
+            )
+        )
+    return on_extra + [p for p in pypi if p not in on_extra], ""
+
+
+def _pypi(pairs: list[tuple[str, Build]]) -> list[tuple[str, Build]]:
+    """What plain PyPI serves for each release: its default variant when known."""
+    out: list[tuple[str, Build]] = []
+    for version in sorted({v for v, _ in pairs}, key=_vkey):
+        mine = [(v, b) for v, b in pairs if v == version]
+        default = [p for p in mine if p[1].pypi_default]
+        plain = [p for p in mine if p[1].index_url is None]
+        out.extend(default or plain or mine)
+    return out
+
+
+def _vkey(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version))
+
+
+def _span(versions: Sequence[str]) -> str:
+    if not versions:
+        return "it"
+    if len(versions) == 1:
+        return versions[0]
+    return f"any of {versions[0]} to {versions[-1]}"
+
+
+def _variants(pairs: Iterable[tuple[str, Build]]) -> str:
+    return ", ".join(dict.fromkeys(b.variant for _, b in pairs))
+
+
+# -- the checks ----------------------------------------------------------------------
+
+
+def _majors(values: Iterable[Optional[int]]) -> str:
+    known = sorted({v for v in values if v is not None})
+    return " or ".join(str(v) for v in known)
+
+
+def _describe(comp: Component) -> str:
+    return f"{comp.pin.text} ({comp.pin.location})"
+
+
+def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
+    problems: list[Problem] = []
+    ordered = sorted(components, key=lambda c: (c.pin.location.path, c.pin.location.line or 0))
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if a.pin.name == b.pin.name:
+                continue
+            for code, what, attr in (
+                (CUDA_MAJOR_CONFLICT, "CUDA", "cuda_major"),
+                (CUDNN_MAJOR_CONFLICT, "cuDNN", "cudnn_major"),
+            ):
+                av = [getattr(o, attr) for o in a.options]
+                bv = [getattr(o, attr) for o in b.options]
+                if any(x is None for x in av) or any(y is None for y in bv):
+                    continue
+                if set(av) & set(bv):
+                    continue
+                problems.append(
+                    Problem(
+                        b.pin.location,
+                        code,
+                        f"{b.pin.text} needs {what} {_majors(bv)}, but {_describe(a)}"
+                        f" needs {what} {_majors(av)}; one environment cannot load both",
+                    )
+                )
+    return problems
+
+
+def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
+    problems: list[Problem] = []
+    pins = [p for p in env.pins if p.source == "conda" and p.name in CONDA_CUDA_PINS]
+    for pin in pins:
+        major = _major(re.sub(r"^[^\d]*", "", pin.specifier)) if pin.specifier else None
+        if major is None:
+            continue
+        for comp in components:
+            if comp.framework is None and not comp.pin.name.startswith("cupy"):
+                continue
+            if comp.pin.source == "pip" and all(
+                o.build is not None and o.build.bundles_cuda for o in comp.options
+            ):
+                continue  # pip wheels that bring their own CUDA runtime
+            majors = [o.cuda_major for o in comp.options]
+            if any(m is None or m == major for m in majors):
+                continue
+            problems.append(
+                Problem(
+                    pin.location,
+                    CONDA_CUDA_CONTRADICTION,
+                    f"{pin.text} gives CUDA {major}, but {_describe(comp)} is built for"
+                    f" CUDA {_majors(majors)}",
+                )
+            )
+    return problems
+
+
+def _allowed_pythons(spec_text: str) -> list[str]:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        spec = SpecifierSet(spec_text)
+    except InvalidSpecifier:
+        return []
+    return [
+        m for m in _PYTHONS if any(spec.contains(f"{m}.{p}", prereleases=True) for p in ("0", "99"))
+    ]
+
+
+def _python_range(versions: Iterable[str]) -> str:
+    known = sorted(set(versions), key=_vkey)
+    if not known:
+        return "none"
+    return known[0] if len(known) == 1 else f"{known[0]} to {known[-1]}"
+
+
+def _python_bounds(env: Environment, components: Sequence[Component]) -> list[Problem]:
+    problems: list[Problem] = []
+    for bound in env.python:
+        allowed = _allowed_pythons(bound.specifier)
+        if not allowed:
+            continue
+        for comp in components:
+            builds = [o.build for o in comp.options if o.build is not None]
+            if not builds or any(not b.python for b in builds):
+                continue
+            supported = {p for b in builds for p in b.python}
+            both = [p for p in allowed if p in supported]
+            if not both:
+                problems.append(
+                    Problem(
+                        bound.location,
+                        PYTHON_OUT_OF_RANGE,
+                        f"{bound.text} allows Python {_python_range(allowed)}, but"
+                        f" {_describe(comp)} supports Python {_python_range(supported)}",
+                    )
+                )
+            elif _vkey(allowed[0]) < _vkey(_python_range(supported).split(" ")[0]):
+                problems.append(
+                    Problem(
+                        bound.location,
+                        PYTHON_OUT_OF_RANGE,
+                        f"{bound.text} allows Python {allowed[0]}, which {_describe(comp)}"
+                        f" does not support (Python {_python_range(supported)})",
+                    )
+                )
+    return problems
+
+
+_PLATFORM_TARGETS = {
+    "linux": ("linux", "x86_64"),
+    "linux-aarch64": ("linux", "aarch64"),
+    "windows": ("windows", "x86_64"),
+    "wsl": ("wsl", "x86_64"),
+    "macos": ("macos", "aarch64"),
+}
+
+
+def declared_targets(
+    declared: Optional[DeclaredTarget], cli: Target, matrix: Matrix
+) -> tuple[list[Target], list[Problem]]:
+    """The targets to serve: one per declared platform; CLI flags override."""
+    from envcheck.model.versions import parse_driver_version
+
+    if declared is None:
+        has_cli = cli.driver is not None or cli.gpus or cli.os is not None or cli.python
+        return ([cli] if has_cli else []), []
+    problems: list[Problem] = []
+    gpus = []
+    names = []
+    for text in declared.gpus:
+        try:
+            cc, name = resolve_gpu(text, matrix)
+        except ValueError as exc:
+            problems.append(Problem(declared.location, TARGET_UNSERVED, str(exc), UNREADABLE))
+            continue
+        gpus.append(cc)
+        names.append(name or f"sm_{cc.major}{cc.minor}")
+    driver = parse_driver_version(declared.min_driver) if declared.min_driver else None
+    if declared.min_driver and driver is None:
+        problems.append(
+            Problem(
+                declared.location,
+                TARGET_UNSERVED,
+                f"min-driver {declared.min_driver!r} is not a driver version",
+                UNREADABLE,
+            )
+        )
+    base = Target(
+        driver=cli.driver or driver,
+        gpus=cli.gpus or tuple(dict.fromkeys(gpus)),
+        gpu_names=cli.gpu_names or tuple(dict.fromkeys(names)),
+        python=cli.python or declared.python,
+        os=cli.os,
+        arch=cli.arch,
+    )
+    if cli.os is not None or not declared.platforms:
+        return [base], problems
+    return [
+        replace(base, os=_PLATFORM_TARGETS[p][0], arch=_PLATFORM_TARGETS[p][1])
+        for p in declared.platforms
+    ], problems
+
+
+def _targets(
+    env: Environment, cli: Target, components: Sequence[Component], matrix: Matrix
+) -> list[Problem]:
+    targets, problems = declared_targets(env.declared, cli, matrix)
+    where = f" (declared at {env.declared.location})" if env.declared else ""
+    for target in targets:
+        for comp in components:
+            options = [o for o in comp.options if o.build is not None]
+            if not options:
+                continue
+            if target.gpus and target.os != "macos":
+                options = [o for o in options if o.build is not None and o.build.cuda is not None]
+                if not options:
+                    problems.append(
+                        Problem(
+                            comp.pin.location,
+                            TARGET_UNSERVED,
+                            f"{comp.pin.text} selects no CUDA build, but the target"
+                            f" ({target.describe()}){where} has GPUs",
+                        )
+                    )
+                    continue
+            best: Optional[tuple[str, ...]] = None
+            for option in options:
+                assert option.build is not None
+                blockers = check_build(option.build, option.version, target, matrix)
+                if not blockers:
+                    best = None
+                    break
+                messages = tuple(b.message for b in blockers)
+                if best is None or len(messages) < len(best):
+                    best = messages
+            if best:
+                problems.append(
+                    Problem(
+                        comp.pin.location,
+                        TARGET_UNSERVED,
+                        f"{comp.pin.text} cannot serve {target.describe()}{where}: "
+                        + "; ".join(best),
+                    )
+                )
+    return problems

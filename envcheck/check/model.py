@@ -1,0 +1,219 @@
+"""Value types of ``envcheck check``: pins read from dependency files, and problems.
+
+Parsers turn file text into these; ``check_pins`` turns them into a CheckReport.
+Every fact carries the file and line it came from so problems point at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+# Problem codes are stable: tools and CI configurations match on them.
+# EC0xx: the input itself; EC1xx: combinations that cannot work; EC2xx: notes.
+UNREADABLE_INPUT = "EC001"
+INVALID_REQUIREMENT = "EC002"
+INCLUDE_LOOP = "EC003"
+MISSING_INCLUDE = "EC004"
+UNKNOWN_KEY = "EC005"
+CUDA_MAJOR_CONFLICT = "EC101"
+CUDNN_MAJOR_CONFLICT = "EC102"
+INDEX_LACKS_VERSION = "EC103"
+CONDA_CUDA_CONTRADICTION = "EC104"
+PYTHON_OUT_OF_RANGE = "EC105"
+TARGET_UNSERVED = "EC106"
+UNKNOWN_VERSION = "EC201"
+FRAMEWORK_NOT_IN_MATRIX = "EC202"
+UNKNOWN_OPTION = "EC203"
+
+CODE_NAMES = {
+    UNREADABLE_INPUT: "unreadable-input",
+    INVALID_REQUIREMENT: "invalid-requirement",
+    INCLUDE_LOOP: "include-loop",
+    MISSING_INCLUDE: "missing-include",
+    UNKNOWN_KEY: "unknown-key",
+    CUDA_MAJOR_CONFLICT: "cuda-major-conflict",
+    CUDNN_MAJOR_CONFLICT: "cudnn-major-conflict",
+    INDEX_LACKS_VERSION: "index-lacks-version",
+    CONDA_CUDA_CONTRADICTION: "conda-cuda-contradiction",
+    PYTHON_OUT_OF_RANGE: "python-out-of-range",
+    TARGET_UNSERVED: "target-unserved",
+    UNKNOWN_VERSION: "unknown-version",
+    FRAMEWORK_NOT_IN_MATRIX: "framework-not-in-matrix",
+    UNKNOWN_OPTION: "unknown-option",
+}
+
+ERROR = "error"
+"""A combination that cannot work (exit 1)."""
+WARNING = "warning"
+"""Something the matrix cannot confirm; printed, does not fail the check."""
+UNREADABLE = "unreadable"
+"""The input itself cannot be read (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str
+    line: Optional[int]
+
+    def __str__(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One line of the check's output."""
+
+    location: Location
+    code: str
+    message: str
+    severity: str = ERROR
+
+    @property
+    def name(self) -> str:
+        return CODE_NAMES.get(self.code, self.code)
+
+    def render(self) -> str:
+        prefix = "warning: " if self.severity == WARNING else ""
+        return f"{self.location}: {self.code} {prefix}{self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.location.path,
+            "line": self.location.line,
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return (self.location.path, self.location.line or 0, self.code, self.message)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One requirement as written: ``torch==2.8.0``, conda ``pytorch=2.1``."""
+
+    name: str
+    """Normalised distribution (pip) or package (conda) name."""
+    specifier: str
+    """PEP 440 specifier set (conda match specs are translated); empty: any."""
+    location: Location
+    text: str
+    """The requirement as written, for messages."""
+    source: str = "pip"
+    """``pip`` or ``conda``."""
+    extras: tuple[str, ...] = ()
+    local: Optional[str] = None
+    """Local version label of an exact pin (``cu118`` in ``==2.1.0+cu118``)."""
+    index_url: Optional[str] = None
+    """An index this requirement is bound to (``[tool.uv.sources]``)."""
+    index_location: Optional[Location] = None
+    constraint: bool = False
+    """From a ``-c`` constraints file: narrows, installs nothing."""
+
+
+@dataclass(frozen=True)
+class IndexRef:
+    """A package index or find-links location named by a dependency file."""
+
+    url: str
+    kind: str
+    """``index-url``, ``extra-index-url`` or ``find-links``."""
+    location: Location
+
+
+@dataclass(frozen=True)
+class PythonBound:
+    """A bound on the project's Python: requires-python, a conda ``python`` pin."""
+
+    specifier: str
+    text: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class DeclaredTarget:
+    """``[tool.envcheck]`` of a pyproject.toml: what the project must run on."""
+
+    location: Location
+    min_driver: Optional[str] = None
+    gpus: tuple[str, ...] = ()
+    platforms: tuple[str, ...] = ()
+    python: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Include:
+    """``-r FILE`` / ``-c FILE`` (also from a conda ``pip:`` list)."""
+
+    target: str
+    """The path as written."""
+    constraint: bool
+    location: Location
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """What one requirements or environment file says."""
+
+    path: str
+    pins: tuple[Pin, ...] = ()
+    indexes: tuple[IndexRef, ...] = ()
+    includes: tuple[Include, ...] = ()
+    python: tuple[PythonBound, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Pins installed together (one pip invocation, one conda env, base + one extra)."""
+
+    name: str
+    pins: tuple[Pin, ...] = ()
+    indexes: tuple[IndexRef, ...] = ()
+    python: tuple[PythonBound, ...] = ()
+    declared: Optional[DeclaredTarget] = None
+
+
+@dataclass(frozen=True)
+class Project:
+    """Everything read from a project's dependency files."""
+
+    files: tuple[str, ...] = ()
+    environments: tuple[Environment, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    """Problems found while reading (unreadable input, bad lines)."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    files: tuple[str, ...]
+    problems: tuple[Problem, ...]
+    matrix_version: str = ""
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == ERROR)
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == WARNING)
+
+    @property
+    def unreadable(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == UNREADABLE)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": "envcheck.check/1",
+            "matrix_version": self.matrix_version,
+            "files": list(self.files),
+            "problems": [p.to_json() for p in self.problems],
+            "summary": {
+                "errors": len(self.errors),
+                "warnings": len(self.warnings),
+                "unreadable": len(self.unreadable),
+            },
+        }

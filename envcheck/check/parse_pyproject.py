@@ -1,0 +1,400 @@
+"""Parse pyproject.toml and pixi.toml: text in, pins with line numbers out (no I/O).
+
+Reads ``[project]`` (dependencies, optional-dependencies, requires-python),
+PEP 735 ``[dependency-groups]`` (with ``include-group``), ``[tool.uv]``
+indexes and sources, and ``[tool.envcheck]`` (the declared target). TOML has no
+node positions in the standard library, so a line is found by locating the
+requirement string in the text after its table header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from envcheck.check.model import (
+    INCLUDE_LOOP,
+    UNKNOWN_KEY,
+    UNREADABLE,
+    DeclaredTarget,
+    IndexRef,
+    Location,
+    ParsedFile,
+    Pin,
+    Problem,
+    PythonBound,
+)
+from envcheck.check.parse_environment import parse_conda_spec
+from envcheck.check.parse_requirements import merge, normalise_name, parse_requirement_text
+from envcheck.errors import InputError
+
+ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python")
+PLATFORMS = ("linux", "linux-aarch64", "windows", "wsl", "macos")
+
+
+@dataclass(frozen=True)
+class ParsedPyproject:
+    """The environments a pyproject.toml (or pixi.toml) describes."""
+
+    path: str
+    base: ParsedFile
+    extras: tuple[tuple[str, ParsedFile], ...] = ()
+    """Optional dependencies / groups / pixi features: each installed with the base."""
+    declared: Optional[DeclaredTarget] = None
+    problems: tuple[Problem, ...] = ()
+
+
+class _Lines:
+    """Find the line of a key or string after a table header."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def header(self, table: str) -> int:
+        """0-based index of ``[table]`` (or ``[[table]]``); 0 when not written as a header."""
+        pattern = re.compile(
+            r"^\s*\[\[?\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]"
+        )
+        for i, line in enumerate(self.lines):
+            if pattern.match(line):
+                return i
+        return 0
+
+    def find(self, needles: tuple[str, ...], start: int) -> Optional[int]:
+        for i in range(start, len(self.lines)):
+            if any(n in self.lines[i] for n in needles):
+                return i + 1
+        for i in range(len(self.lines)):
+            if any(n in self.lines[i] for n in needles):
+                return i + 1
+        return None
+
+    def key(self, key: str, start: int) -> Optional[int]:
+        pattern = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
+        for i in range(start, len(self.lines)):
+            if pattern.match(self.lines[i]):
+                return i + 1
+        return self.find((key,), start)
+
+    def string(self, value: str, start: int) -> Optional[int]:
+        return self.find((f'"{value}"', f"'{value}'", value), start)
+
+
+def _toml(text: str, path: str) -> dict[str, Any]:
+    from envcheck.matrix.load import parse_toml
+
+    return parse_toml(text, path)
+
+
+def _table(doc: Mapping[str, Any], dotted: str, path: str, lines: _Lines) -> dict[str, Any]:
+    node: Any = doc
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping):
+            return {}
+        node = node.get(part, {})
+    if not isinstance(node, Mapping):
+        raise InputError(path, lines.header(dotted) + 1, f"[{dotted}] must be a table")
+    return dict(node)
+
+
+def _str_list(value: Any, path: str, line: Optional[int], what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(path, line, f"{what} must be a list of strings")
+    return list(value)
+
+
+def _requirements(items: list[str], path: str, lines: _Lines, start: int) -> ParsedFile:
+    pins: list[Pin] = []
+    problems: list[Problem] = []
+    for item in items:
+        loc = Location(path, lines.string(item, start))
+        pin, problem = parse_requirement_text(item, loc)
+        if pin is not None:
+            pins.append(pin)
+        if problem is not None:
+            problems.append(problem)
+    return ParsedFile(path, pins=tuple(pins), problems=tuple(problems))
+
+
+def parse_pyproject(text: str, path: str) -> ParsedPyproject:
+    """Parse pyproject.toml text. Raises InputError (path:line) for invalid TOML."""
+    doc = _toml(text, path)
+    lines = _Lines(text)
+    project = _table(doc, "project", path, lines)
+    start = lines.header("project")
+    deps = project.get("dependencies", [])
+    base = _requirements(
+        _str_list(deps, path, lines.key("dependencies", start), "dependencies"), path, lines, start
+    )
+    python: tuple[PythonBound, ...] = ()
+    requires = project.get("requires-python")
+    if requires is not None:
+        line = lines.key("requires-python", start)
+        if not isinstance(requires, str):
+            raise InputError(path, line, "requires-python must be a string")
+        python = (PythonBound(requires, f"requires-python {requires}", Location(path, line)),)
+    problems: list[Problem] = []
+    extras: list[tuple[str, ParsedFile]] = []
+    opt_start = lines.header("project.optional-dependencies")
+    optional = project.get("optional-dependencies", {})
+    if not isinstance(optional, Mapping):
+        raise InputError(
+            path, lines.key("optional-dependencies", start), "optional-dependencies must be a table"
+        )
+    for name, items in optional.items():
+        line = lines.key(name, opt_start or start)
+        parsed = _requirements(
+            _str_list(items, path, line, f"optional-dependencies.{name}"),
+            path,
+            lines,
+            line - 1 if line else 0,
+        )
+        extras.append((f"extra {name}", parsed))
+    groups = doc.get("dependency-groups", {})
+    if not isinstance(groups, Mapping):
+        raise InputError(
+            path, lines.header("dependency-groups") + 1, "[dependency-groups] must be a table"
+        )
+    group_start = lines.header("dependency-groups")
+    for name in groups:
+        parsed, loop = _group(name, groups, path, lines, group_start, ())
+        problems.extend(loop)
+        extras.append((f"group {name}", parsed))
+    indexes, sources, uv_problems = _uv(doc, path, lines)
+    problems.extend(uv_problems)
+    base = _bind(base, indexes, sources, python)
+    extras = [(n, _bind(p, indexes, sources, ())) for n, p in extras]
+    declared, target_problems = _declared(doc, path, lines)
+    problems.extend(target_problems)
+    return ParsedPyproject(path, base, tuple(extras), declared, tuple(problems))
+
+
+def _group(
+    name: str,
+    groups: Mapping[str, Any],
+    path: str,
+    lines: _Lines,
+    start: int,
+    seen: tuple[str, ...],
+) -> tuple[ParsedFile, list[Problem]]:
+    """A PEP 735 group with its ``{include-group = ...}`` entries expanded."""
+    line = lines.key(name, start)
+    if name in seen:
+        chain = " -> ".join((*seen, name))
+        return ParsedFile(path), [
+            Problem(
+                Location(path, line),
+                INCLUDE_LOOP,
+                f"dependency group include loop: {chain}",
+                UNREADABLE,
+            )
+        ]
+    if name not in groups:
+        raise InputError(path, line, f"include-group names an unknown group {name!r}")
+    items = groups[name]
+    if not isinstance(items, list):
+        raise InputError(path, line, f"dependency group {name!r} must be a list")
+    strings: list[str] = []
+    parts: list[ParsedFile] = []
+    problems: list[Problem] = []
+    for item in items:
+        if isinstance(item, str):
+            strings.append(item)
+        elif isinstance(item, Mapping) and isinstance(item.get("include-group"), str):
+            sub, loop = _group(item["include-group"], groups, path, lines, start, (*seen, name))
+            parts.append(sub)
+            problems.extend(loop)
+        else:
+            raise InputError(
+                path,
+                line,
+                f"dependency group {name!r}: entries must be strings or {{include-group = ...}}",
+            )
+    parts.insert(0, _requirements(strings, path, lines, (line or 1) - 1))
+    return merge(path, parts), problems
+
+
+def _uv(
+    doc: Mapping[str, Any], path: str, lines: _Lines
+) -> tuple[tuple[IndexRef, ...], dict[str, tuple[str, Location]], list[Problem]]:
+    """``[tool.uv]``: indexes every package may come from, and per-package sources."""
+    uv = _table(doc, "tool.uv", path, lines)
+    start = lines.header("tool.uv")
+    indexes: list[IndexRef] = []
+    named: dict[str, tuple[str, Location]] = {}
+    for key, kind in (("index-url", "index-url"), ("extra-index-url", "extra-index-url")):
+        value = uv.get(key)
+        urls = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        for url in urls:
+            if isinstance(url, str):
+                indexes.append(IndexRef(url, kind, Location(path, lines.string(url, start))))
+    entries = uv.get("index", [])
+    if not isinstance(entries, list):
+        raise InputError(
+            path, lines.key("index", start), "[tool.uv] index must be an array of tables"
+        )
+    for entry in entries:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("url"), str):
+            raise InputError(
+                path, lines.header("tool.uv.index") + 1, "each [[tool.uv.index]] needs a url"
+            )
+        url = entry["url"]
+        loc = Location(path, lines.string(url, start))
+        if isinstance(entry.get("name"), str):
+            named[entry["name"]] = (url, loc)
+        if not entry.get("explicit", False):
+            kind = "index-url" if entry.get("default", False) else "extra-index-url"
+            indexes.append(IndexRef(url, kind, loc))
+    sources: dict[str, tuple[str, Location]] = {}
+    src_table = uv.get("sources", {})
+    if not isinstance(src_table, Mapping):
+        raise InputError(path, lines.key("sources", start), "[tool.uv.sources] must be a table")
+    src_start = lines.header("tool.uv.sources")
+    for package, spec in src_table.items():
+        specs = spec if isinstance(spec, list) else [spec]
+        for one in specs:
+            if isinstance(one, Mapping) and isinstance(one.get("index"), str):
+                index_name = one["index"]
+                line = lines.key(package, src_start or start)
+                if index_name not in named:
+                    raise InputError(
+                        path, line, f"source of {package!r} names an unknown index {index_name!r}"
+                    )
+                # One entry per package: several marker-split sources keep the first.
+                sources.setdefault(normalise_name(package), named[index_name])
+    return tuple(indexes), sources, []
+
+
+def _bind(
+    parsed: ParsedFile,
+    indexes: tuple[IndexRef, ...],
+    sources: Mapping[str, tuple[str, Location]],
+    python: tuple[PythonBound, ...],
+) -> ParsedFile:
+    from dataclasses import replace
+
+    pins = []
+    for pin in parsed.pins:
+        bound = sources.get(pin.name)
+        if bound is not None:
+            pin = replace(pin, index_url=bound[0], index_location=bound[1])
+        pins.append(pin)
+    return replace(parsed, pins=tuple(pins), indexes=indexes, python=python)
+
+
+def _declared(
+    doc: Mapping[str, Any], path: str, lines: _Lines
+) -> tuple[Optional[DeclaredTarget], list[Problem]]:
+    table = _table(doc, "tool.envcheck", path, lines)
+    if not table:
+        return None, []
+    start = lines.header("tool.envcheck")
+    problems = []
+    for key in table:
+        if key not in ENVCHECK_KEYS:
+            problems.append(
+                Problem(
+                    Location(path, lines.key(key, start)),
+                    UNKNOWN_KEY,
+                    f"unknown key {key!r} in [tool.envcheck] (known: {', '.join(ENVCHECK_KEYS)})",
+                    UNREADABLE,
+                )
+            )
+    min_driver = table.get("min-driver")
+    if min_driver is not None and not isinstance(min_driver, (str, int)):
+        raise InputError(
+            path, lines.key("min-driver", start), 'min-driver must be a string like "535"'
+        )
+    gpus = table.get("gpus", [])
+    if isinstance(gpus, str):
+        gpus = [gpus]
+    gpus = _str_list(gpus, path, lines.key("gpus", start), "gpus")
+    platforms = table.get("platforms", [])
+    if isinstance(platforms, str):
+        platforms = [platforms]
+    platforms = _str_list(platforms, path, lines.key("platforms", start), "platforms")
+    for plat in platforms:
+        if plat not in PLATFORMS:
+            raise InputError(
+                path,
+                lines.key("platforms", start),
+                f"unknown platform {plat!r} (known: {', '.join(PLATFORMS)})",
+            )
+    python = table.get("python")
+    if python is not None and not isinstance(python, str):
+        raise InputError(path, lines.key("python", start), 'python must be a string like "3.11"')
+    declared = DeclaredTarget(
+        Location(path, start + 1),
+        min_driver=None if min_driver is None else str(min_driver),
+        gpus=tuple(gpus),
+        platforms=tuple(platforms),
+        python=python,
+    )
+    return declared, problems
+
+
+def parse_pixi(text: str, path: str) -> ParsedPyproject:
+    """Parse pixi.toml: conda ``[dependencies]``, ``[pypi-dependencies]``, features."""
+    doc = _toml(text, path)
+    lines = _Lines(text)
+
+    def env(prefix: str) -> ParsedFile:
+        parts: list[ParsedFile] = []
+        start = lines.header(f"{prefix}dependencies") if prefix or "dependencies" in doc else 0
+        for name, spec in _table(doc, f"{prefix}dependencies", path, lines).items():
+            loc = Location(path, lines.key(name, start))
+            version = (
+                spec
+                if isinstance(spec, str)
+                else spec.get("version", "")
+                if isinstance(spec, Mapping)
+                else ""
+            )
+            text_spec = (
+                name
+                if version in ("", "*")
+                else f"{name} {version}"
+                if version[0].isdigit()
+                else f"{name}{version}"
+            )
+            pin, problem = parse_conda_spec(text_spec, loc)
+            python: tuple[PythonBound, ...] = ()
+            if pin is not None and pin.name == "python" and pin.specifier:
+                python = (PythonBound(pin.specifier, pin.text, loc),)
+            parts.append(
+                ParsedFile(
+                    path,
+                    pins=() if pin is None else (pin,),
+                    python=python,
+                    problems=() if problem is None else (problem,),
+                )
+            )
+        pypi_start = lines.header(f"{prefix}pypi-dependencies")
+        for name, spec in _table(doc, f"{prefix}pypi-dependencies", path, lines).items():
+            loc = Location(path, lines.key(name, pypi_start))
+            version = (
+                spec
+                if isinstance(spec, str)
+                else spec.get("version", "")
+                if isinstance(spec, Mapping)
+                else ""
+            )
+            req = name if version in ("", "*") else f"{name}{version}"
+            pin, problem = parse_requirement_text(req, loc)
+            parts.append(
+                ParsedFile(
+                    path,
+                    pins=() if pin is None else (pin,),
+                    problems=() if problem is None else (problem,),
+                )
+            )
+        return merge(path, parts)
+
+    features = doc.get("feature", {})
+    extras = []
+    if isinstance(features, Mapping):
+        for name in features:
+            extras.append((f"feature {name}", env(f"feature.{name}.")))
+    return ParsedPyproject(path, env(""), tuple(extras))

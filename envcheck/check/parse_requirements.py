@@ -1,0 +1,200 @@
+"""Parse pip requirement files: text in, pins with line numbers out (no I/O).
+
+Follows pip's file format: ``#`` comments (at the line start or after
+whitespace), backslash continuations, global options (``-r``, ``-c``,
+``--index-url``, ``--extra-index-url``, ``-f``...), per-requirement options
+(``--hash``), environment markers and direct URLs. A line pip would reject is a
+problem at that line, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Optional
+
+from envcheck.check.model import (
+    ERROR,
+    INVALID_REQUIREMENT,
+    UNKNOWN_OPTION,
+    WARNING,
+    Include,
+    IndexRef,
+    Location,
+    ParsedFile,
+    Pin,
+    Problem,
+)
+
+_COMMENT = re.compile(r"(^|\s+)#.*$")
+_LOCAL = re.compile(r"^(?:===?)\s*[^+]*\+([A-Za-z0-9.]+)$")
+
+# Options taking a value; the value decides what we record.
+_INCLUDE_OPTS = {"-r": False, "--requirement": False, "-c": True, "--constraint": True}
+_INDEX_OPTS = {
+    "-i": "index-url",
+    "--index-url": "index-url",
+    "--extra-index-url": "extra-index-url",
+    "-f": "find-links",
+    "--find-links": "find-links",
+}
+_VALUE_OPTS = {
+    "--trusted-host",
+    "--only-binary",
+    "--no-binary",
+    "--use-feature",
+    "--config-settings",
+    "--global-option",
+    "--install-option",
+    "--hash",
+}
+_FLAG_OPTS = {"--no-index", "--pre", "--prefer-binary", "--require-hashes", "--no-deps"}
+_EDITABLE = {"-e", "--editable"}
+
+
+def normalise_name(name: str) -> str:
+    """PEP 503 normalised project name."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def logical_lines(text: str) -> list[tuple[int, str]]:
+    """Join backslash continuations and drop comments: (first line number, text)."""
+    out: list[tuple[int, str]] = []
+    buffer: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not buffer:
+            start = number
+        line = raw.rstrip()
+        if line.endswith("\\"):
+            buffer.append(line[:-1])
+            continue
+        buffer.append(line)
+        joined = _COMMENT.sub("", " ".join(buffer)).strip()
+        buffer = []
+        if joined:
+            out.append((start, joined))
+    if buffer:
+        joined = _COMMENT.sub("", " ".join(buffer)).strip()
+        if joined:
+            out.append((start, joined))
+    return out
+
+
+def _split_option(line: str) -> tuple[str, Optional[str]]:
+    """``--index-url=URL`` / ``--index-url URL`` / ``-rfile`` → (option, value)."""
+    if line.startswith("--"):
+        head, _, rest = line.partition("=") if "=" in line.split()[0] else (line, "", "")
+        if rest:
+            return head.strip(), rest.strip()
+        parts = line.split(None, 1)
+        return parts[0], (parts[1].strip() if len(parts) > 1 else None)
+    opt = line[:2]
+    rest = line[2:].strip()
+    if rest.startswith("="):
+        rest = rest[1:].strip()
+    return opt, (rest or None)
+
+
+def parse_requirement_text(
+    text: str, location: Location, source: str = "pip", constraint: bool = False
+) -> tuple[Optional[Pin], Optional[Problem]]:
+    """One requirement string (``tensorflow[and-cuda]==2.16.1; python_version>'3.8'``)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    # Per-requirement options (--hash=...) follow the requirement.
+    req_text = re.split(r"\s+--?[A-Za-z]", " " + text, maxsplit=1)[0].strip()
+    if not req_text:
+        return None, None
+    if _is_path_or_url(req_text):
+        return None, None
+    try:
+        req = Requirement(req_text)
+    except InvalidRequirement as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "invalid requirement"
+        return None, Problem(location, INVALID_REQUIREMENT, f"not a valid requirement: {first}")
+    if req.url:
+        return None, None
+    spec = str(req.specifier)
+    local = None
+    for item in req.specifier:
+        m = _LOCAL.match(str(item))
+        if m:
+            local = m.group(1).lower()
+    pin = Pin(
+        name=normalise_name(req.name),
+        specifier=spec,
+        location=location,
+        text=req_text,
+        source=source,
+        extras=tuple(sorted(e.lower() for e in req.extras)),
+        local=local,
+        constraint=constraint,
+    )
+    return pin, None
+
+
+def _is_path_or_url(text: str) -> bool:
+    head = text.split(";")[0].strip()
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", head) or head.startswith("file:"):
+        return True
+    if head in (".", "..") or head.startswith(("./", "../", "/", "~")):
+        return True
+    return head.endswith((".whl", ".tar.gz", ".zip")) and " " not in head
+
+
+def parse_line(line: str, loc: Location, constraint: bool = False) -> ParsedFile:
+    """One logical line of a requirements file (also an item of a conda ``pip:`` list)."""
+    if line.startswith("-"):
+        opt, value = _split_option(line)
+        if opt in _INCLUDE_OPTS:
+            if not value:
+                return _problem(loc, INVALID_REQUIREMENT, f"{opt} needs a file name")
+            return ParsedFile(
+                loc.path, includes=(Include(_unquote(value), _INCLUDE_OPTS[opt], loc),)
+            )
+        if opt in _INDEX_OPTS:
+            if not value:
+                return _problem(loc, INVALID_REQUIREMENT, f"{opt} needs a URL")
+            return ParsedFile(loc.path, indexes=(IndexRef(_unquote(value), _INDEX_OPTS[opt], loc),))
+        if opt in _EDITABLE or opt in _VALUE_OPTS or opt in _FLAG_OPTS:
+            return ParsedFile(loc.path)
+        return _problem(loc, UNKNOWN_OPTION, f"unknown pip option {opt!r}", WARNING)
+    pin, problem = parse_requirement_text(line, loc, constraint=constraint)
+    return ParsedFile(
+        loc.path,
+        pins=() if pin is None else (pin,),
+        problems=() if problem is None else (problem,),
+    )
+
+
+def _problem(loc: Location, code: str, message: str, severity: str = ERROR) -> ParsedFile:
+    return ParsedFile(loc.path, problems=(Problem(loc, code, message, severity),))
+
+
+def merge(path: str, parts: list[ParsedFile]) -> ParsedFile:
+    """Concatenate the facts of several fragments, in order."""
+    return ParsedFile(
+        path=path,
+        pins=tuple(p for part in parts for p in part.pins),
+        indexes=tuple(i for part in parts for i in part.indexes),
+        includes=tuple(i for part in parts for i in part.includes),
+        python=tuple(b for part in parts for b in part.python),
+        problems=tuple(p for part in parts for p in part.problems),
+    )
+
+
+def parse_requirements(text: str, path: str, constraint: bool = False) -> ParsedFile:
+    """Parse a requirements file's text; ``path`` is used for locations only."""
+    parts = [
+        parse_line(line, Location(path, number), constraint) for number, line in logical_lines(text)
+    ]
+    return merge(path, parts)
+
+
+def _unquote(value: str) -> str:
+    try:
+        parts = shlex.split(value)
+    except ValueError:
+        return value
+    return parts[0] if parts else value

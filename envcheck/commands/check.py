@@ -1,0 +1,55 @@
+"""`envcheck check`: report pinned GPU dependency combinations that cannot work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from envcheck.cli_options import json_option
+from envcheck.commands._common import Obj
+from envcheck.errors import ExitCode
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True))
+@json_option
+@click.pass_obj
+def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
+    """Check dependency files for GPU pins that cannot work together.
+
+    With no PATH, finds requirements*.txt (and what they include), environment.yml,
+    pyproject.toml and pixi.toml in the current directory. Never modifies files;
+    works offline with the bundled matrix.
+
+    Exit status: 0 clean (warnings allowed), 1 problems, 2 unreadable input.
+    """
+    from envcheck.check.check import check_pins
+    from envcheck.check.discover import discover, read_project
+    from envcheck.check.render import render_json, render_text
+    from envcheck.matrix import load_matrix
+    from envcheck.resolve.target import Target
+
+    cwd = Path.cwd()
+    files: list[str | Path] = []
+    for given in paths:
+        path = Path(given)
+        files.extend(
+            discover(path if path.is_absolute() else cwd / path) if path.is_dir() else [given]
+        )
+    if not paths:
+        files.extend(discover(cwd))
+    project = read_project(files, cwd)
+    report = check_pins(project, Target(), load_matrix())
+    if as_json:
+        click.echo(render_json(report), nl=False)
+    else:
+        out, err = render_text(report)
+        click.echo(out, nl=False)
+        if err:
+            click.echo(err, nl=False, err=True)
+    if report.unreadable:
+        return ExitCode.ERROR
+    if report.errors:
+        return ExitCode.PROBLEMS
+    return ExitCode.OK
