@@ -24,10 +24,10 @@ def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
 
     Exit status: 0 clean (warnings allowed), 1 problems, 2 unreadable input.
     """
-    from envcheck.check.check import check_pins
+    from envcheck.check.check import check_pins, needed
     from envcheck.check.discover import discover, read_project
+    from envcheck.check.matrix_subset import load_check_matrix
     from envcheck.check.render import render_json, render_text
-    from envcheck.matrix import load_matrix
     from envcheck.resolve.target import Target
 
     cwd = Path.cwd()
@@ -40,7 +40,7 @@ def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
     if not paths:
         files.extend(discover(cwd))
     project = read_project(files, cwd)
-    report = check_pins(project, Target(), load_matrix())
+    report = check_pins(project, Target(), load_check_matrix(*needed(project)))
     if as_json:
         click.echo(render_json(report), nl=False)
     else:

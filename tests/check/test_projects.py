@@ -1,0 +1,122 @@
+"""Whole-output tests: each fixture project's ``envcheck check`` against expected-check.txt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.check.conftest import PROJECTS
+from tests.conftest import run_cli
+
+CASES = sorted(p.name for p in PROJECTS.iterdir() if p.is_dir() and not p.name.startswith("_"))
+
+
+def _transcript(exit_code: int, stdout: str, stderr: str) -> str:
+    return f"exit: {exit_code}\n--- stdout\n{stdout}--- stderr\n{stderr}"
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+@pytest.mark.parametrize("case", CASES)
+def test_project(
+    case: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = PROJECTS / case
+    before = {
+        p: p.stat().st_mtime_ns
+        for p in root.rglob("*")
+        if p.is_file() and p.name != "expected-check.txt"
+    }
+    monkeypatch.chdir(root)
+    code, out, err = run_cli("check")
+    actual = _transcript(code, out, err)
+    expected_file = root / "expected-check.txt"
+    if request.config.getoption("--update-golden"):
+        expected_file.write_text(actual, encoding="utf-8")
+    assert actual == expected_file.read_text(encoding="utf-8")
+    assert "Traceback" not in actual
+    # Never modifies files.
+    assert {p: p.stat().st_mtime_ns for p in before} == before
+
+
+def test_expected_exit_codes() -> None:
+    """The fixture set covers every outcome: clean, problems, unreadable input."""
+    codes = {}
+    for case in CASES:
+        first = (PROJECTS / case / "expected-check.txt").read_text(encoding="utf-8").splitlines()[0]
+        codes[case] = first
+    assert codes["healthy"] == "exit: 0"
+    for case in ("pytorch-research", "tf1-legacy", "conda-multi", "uv-project"):
+        assert codes[case] == "exit: 1", case
+    for case in ("broken-toml", "broken-yaml", "include-loop", "missing-include", "binary-file"):
+        assert codes[case] == "exit: 2", case
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_paths_given_explicitly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(PROJECTS)
+    code, out, err = run_cli("check", "pytorch-research/requirements.txt", "healthy")
+    assert code == 1
+    assert out.splitlines() == [
+        "pytorch-research/requirements.txt:5: EC103 torch==2.8.0: https://download.pytorch.org/whl/cu118"
+        " (from pytorch-research/requirements.txt:2) has no 2.8.0;"
+        " it was published for cu126, cu128, cu129, cpu, rocm6.4",
+        "envcheck check: 4 files checked, 1 problem",
+    ]
+    assert err == ""
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(PROJECTS / "uv-project")
+    result = run_cli("check", "--json")
+    assert result.exit_code == 1
+    data = result.json()
+    assert data["schema"] == "envcheck.check/1"
+    assert data["files"] == ["pyproject.toml"]
+    assert data["summary"] == {"errors": 1, "warnings": 0, "unreadable": 0}
+    (problem,) = data["problems"]
+    assert problem["code"] == "EC106"
+    assert problem["name"] == "target-unserved"
+    assert (problem["path"], problem["line"], problem["severity"]) == ("pyproject.toml", 6, "error")
+    assert "sm_120" in problem["message"]
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_json_unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(PROJECTS / "broken-yaml")
+    result = run_cli("check", "--json")
+    assert result.exit_code == 2
+    (problem,) = result.json()["problems"]
+    assert (problem["code"], problem["line"], problem["severity"]) == ("EC001", 6, "unreadable")
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_missing_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("check", "nope.txt")
+    assert code == 2
+    assert err == "nope.txt: EC001 dependency file not found\n"
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_enormous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "requirements.txt").write_text("numpy\n" * 1_000_000, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("check")
+    assert code == 2
+    assert err == "requirements.txt: EC001 dependency file is larger than 4 MiB\n"
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_no_files_is_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert tuple(run_cli("check")) == (0, "envcheck check: 0 files checked, no problems\n", "")
+
+
+def test_bundled_matrix_flags_the_cu118_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped matrix knows torch 2.8 was never on the cu118 index."""
+    monkeypatch.chdir(PROJECTS / "pytorch-research")
+    code, out, err = run_cli("check", "requirements.txt")
+    assert code == 1
+    assert "requirements.txt:5: EC103 torch==2.8.0: https://download.pytorch.org/whl/cu118" in out
