@@ -447,6 +447,12 @@ def _python_range(versions: Iterable[str]) -> str:
     return known[0] if len(known) == 1 else f"{known[0]} to {known[-1]}"
 
 
+def _allowed_range(allowed: Sequence[str]) -> str:
+    if len(allowed) > 1 and allowed[-1] == _PYTHONS[-1]:
+        return f"{allowed[0]} and newer"
+    return _python_range(allowed)
+
+
 def _python_bounds(env: Environment, components: Sequence[Component]) -> list[Problem]:
     problems: list[Problem] = []
     for bound in env.python:
@@ -464,7 +470,7 @@ def _python_bounds(env: Environment, components: Sequence[Component]) -> list[Pr
                     Problem(
                         bound.location,
                         PYTHON_OUT_OF_RANGE,
-                        f"{bound.text} allows Python {_python_range(allowed)}, but"
+                        f"{bound.text} allows Python {_allowed_range(allowed)}, but"
                         f" {_describe(comp)} supports Python {_python_range(supported)}",
                     )
                 )

@@ -58,9 +58,12 @@ def test_paths_given_explicitly(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run_cli("check", "pytorch-research/requirements.txt", "healthy")
     assert code == 1
     assert out.splitlines() == [
-        "pytorch-research/requirements.txt:5: EC103 torch==2.8.0: https://download.pytorch.org/whl/cu118"
-        " (from pytorch-research/requirements.txt:2) has no 2.8.0;"
-        " it was published for cu126, cu128, cu129, cpu, rocm6.4",
+        (
+            "pytorch-research/requirements.txt:5: EC103 torch==2.8.0:"
+            " https://download.pytorch.org/whl/cu118"
+            " (from pytorch-research/requirements.txt:2) has no 2.8.0;"
+            " it was published for cu126, cu128, cu129, cpu, rocm6.4"
+        ),
         "envcheck check: 4 files checked, 1 problem",
     ]
     assert err == ""
