@@ -36,8 +36,10 @@ def _conda(name: str, spec: str, line: int) -> Pin:
 def test_cudnn_major_conflict_torch_and_tensorflow(check_matrix: Any) -> None:
     lines = _lines(check_matrix, _env("torch==2.4.0\ntensorflow[and-cuda]==2.16.1\n"))
     assert lines == [
-        "r.txt:2: EC102 tensorflow[and-cuda]==2.16.1 needs cuDNN 8, but torch==2.4.0 (r.txt:1)"
-        " needs cuDNN 9; one environment cannot load both"
+        (
+            "r.txt:2: EC102 tensorflow[and-cuda]==2.16.1 needs cuDNN 8, but torch==2.4.0 (r.txt:1)"
+            " needs cuDNN 9; one environment cannot load both"
+        )
     ]
 
 
@@ -48,8 +50,10 @@ def test_plain_tensorflow_has_a_cpu_build_so_no_conflict(check_matrix: Any) -> N
 def test_nvidia_cudnn_wheel_beside_a_torch_that_needs_cudnn_8(check_matrix: Any) -> None:
     lines = _lines(check_matrix, _env("torch==2.1.0\nnvidia-cudnn-cu12==9.1.0.70\n"))
     assert lines == [
-        "r.txt:2: EC102 nvidia-cudnn-cu12==9.1.0.70 needs cuDNN 9, but torch==2.1.0 (r.txt:1)"
-        " needs cuDNN 8; one environment cannot load both"
+        (
+            "r.txt:2: EC102 nvidia-cudnn-cu12==9.1.0.70 needs cuDNN 9, but torch==2.1.0 (r.txt:1)"
+            " needs cuDNN 8; one environment cannot load both"
+        )
     ]
     assert _lines(check_matrix, _env("torch==2.4.0\nnvidia-cudnn-cu12==9.1.0.70\n")) == []
 
@@ -104,8 +108,10 @@ def test_conda_cuda_contradiction(check_matrix: Any) -> None:
         (_conda("cuda-version", "==11.8", 3), _conda("pytorch", "==2.8.*", 4)),
     )
     assert _lines(check_matrix, env) == [
-        "environment.yml:3: EC104 cuda-version==11.8 gives CUDA 11, but pytorch==2.8.*"
-        " (environment.yml:4) is built for CUDA 12"
+        (
+            "environment.yml:3: EC104 cuda-version==11.8 gives CUDA 11, but pytorch==2.8.*"
+            " (environment.yml:4) is built for CUDA 12"
+        )
     ]
     fine = Environment(
         "environment.yml",
