@@ -26,7 +26,7 @@ from typing import Optional
 
 from envcheck.detect.context import Context
 from envcheck.detect.system import System
-from envcheck.detect.toolkits import parse_conda_meta_filename
+from envcheck.detect.toolkits import parse_conda_meta_filename, resolve_machine_path
 from envcheck.model.snapshot import Library
 
 PROBE = "libraries"
@@ -160,8 +160,6 @@ class _Collector:
         self.seen: set[tuple[str, str, str]] = set()
 
     def _dir_key(self, machine_dir: str) -> str:
-        from envcheck.detect.toolkits import resolve_machine_path
-
         return resolve_machine_path(self.system, machine_dir)
 
     def add(self, lib: Library, machine_dir: Optional[str]) -> None:
@@ -181,7 +179,7 @@ class _Collector:
     ) -> set[str]:
         """Add the libraries in one directory; returns the names found."""
         best: dict[tuple[str, str], tuple[str, str]] = {}
-        for name in _listdir(self.system.path(machine_dir)):
+        for name in _listdir(self.system.path(self._dir_key(machine_dir))):
             parsed = parse_library_filename(name)
             if parsed is None:
                 continue
@@ -212,7 +210,7 @@ def read_cudnn_headers(
     """(version, header path) for each readable cuDNN header in ``include_dirs``."""
     found: list[tuple[str, str]] = []
     for directory in include_dirs:
-        host = system.path(directory)
+        host = system.path(resolve_machine_path(system, directory))
         names = ["cudnn_version.h"] + [
             n for n in _listdir(host) if re.match(r"^cudnn_version_v\d+\.h$", n)
         ]

@@ -143,7 +143,7 @@ def resolve_machine_path(system: System, machine_path: str) -> str:
     ``/usr/local/cuda-13.0`` stays inside a fake root.
     """
     if _is_windows(system):
-        return _norm(system, machine_path)
+        return machine_path
     parts = [p for p in posixpath.normpath(machine_path).split("/") if p]
     done = "/"
     for _ in range(64):
@@ -266,15 +266,21 @@ def probe_toolkits(system: System, ctx: Context) -> None:
         toolkits.append(tk)
 
     for machine_dir in _candidate_dirs(system):
-        if not system.path(machine_dir).is_dir() or not _has_toolkit_layout(system, machine_dir):
+        # Read through the resolved path: an absolute symlink inside a fake
+        # root must not lead to the real machine's /usr/local/cuda-*.
+        real_dir = resolve_machine_path(system, machine_dir)
+        if not system.path(real_dir).is_dir() or not _has_toolkit_layout(system, real_dir):
             continue
-        key = _norm(system, resolve_machine_path(system, machine_dir))
+        key = _norm(system, real_dir)
         if key in seen:
             continue
-        found = read_toolkit_version(system, machine_dir)
+        found = read_toolkit_version(system, real_dir)
         if found is None:
             nvcc = _join(system, machine_dir, "bin", "nvcc.exe" if _is_windows(system) else "nvcc")
-            version = _run_nvcc(system, ctx, nvcc) if system.path(nvcc).is_file() else None
+            real_nvcc = _join(
+                system, real_dir, "bin", "nvcc.exe" if _is_windows(system) else "nvcc"
+            )
+            version = _run_nvcc(system, ctx, nvcc) if system.path(real_nvcc).is_file() else None
             found = (version, "nvcc") if version else None
         if found is None:
             ctx.error(PROBE, f"CUDA toolkit at {machine_dir}: version not readable")

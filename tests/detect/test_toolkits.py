@@ -142,7 +142,8 @@ def _wheel_toolkit(root: Path) -> None:
         root,
         {
             "usr/local/cuda-13.0/bin/nvcc": "",
-            "usr/local/cuda-13.0/dist-info/nvidia_cuda_nvcc-13.0.88.dist-info/METADATA": "",
+            # 13.0.48, not the dev machine's 13.0.88: proves nothing is read outside the root.
+            "usr/local/cuda-13.0/dist-info/nvidia_cuda_nvcc-13.0.48.dist-info/METADATA": "",
             "usr/local/cuda-13.0/dist-info/nvidia_cuda_runtime-13.0.96.dist-info/METADATA": "",
             "usr/local/cuda-13.0/lib64/libcudart.so.13": "",
             "usr/local/bin/nvcc": '#!/bin/sh\nexec /usr/local/cuda/bin/nvcc "$@"\n',
@@ -156,12 +157,12 @@ def test_symlinked_wheel_built_toolkit_is_reported_once(tmp_path: Path) -> None:
     system = make_system(
         tmp_path,
         env={"PATH": "/usr/local/bin:/usr/bin"},
-        outputs={"nvcc": NVCC_13},
+        outputs={"nvcc": NVCC_13.replace("V13.0.88", "V13.0.48")},
         executables={"nvcc": "/usr/local/bin/nvcc"},
     )
     ctx = _probe(system)
     assert ctx.cuda_toolkits == [
-        CudaToolkit(version="13.0.88", path="/usr/local/cuda", source="dist-info")
+        CudaToolkit(version="13.0.48", path="/usr/local/cuda", source="dist-info")
     ]
     assert ctx.errors == []
     assert isinstance(system.run, FakeRunner)
