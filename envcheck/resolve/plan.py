@@ -1,0 +1,770 @@
+"""Choose framework builds that run together on a target: ``plan()``.
+
+Pure: a function of (requirements, target, matrix). Whether one build runs on the
+target is decided by ``envcheck.resolve.constraints.check_build`` (the single copy
+of the constraint logic); this module only searches over the matrix rows, keeps
+one CUDA major (and one cuDNN major where the matrix knows it) for the whole
+environment, and explains what it chose or what blocks the request.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from envcheck.errors import EnvcheckError
+from envcheck.resolve.constraints import (
+    DRIVER,
+    GPU_ARCH,
+    PLATFORM,
+    PYTHON,
+    Blocker,
+    build_caveats,
+    check_build,
+)
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+
+    from envcheck.matrix import Matrix
+    from envcheck.matrix.rows import Build, KerasRelease
+    from envcheck.model.versions import CudaVersion
+    from envcheck.resolve.target import Target
+
+SCHEMA = "envcheck.plan/1"
+COMPANION = "companion"
+SHARED_CUDA = "shared_cuda"
+UNKNOWN = "unknown"
+NO_RELEASE = "no_release"
+
+# What users type → the matrix framework key. Companions map to themselves.
+FRAMEWORK_NAMES = {
+    "torch": "torch",
+    "pytorch": "torch",
+    "torchvision": "torchvision",
+    "torchaudio": "torchaudio",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "tensorflow-cpu": "tensorflow",
+    "tf": "tensorflow",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "cupy": "cupy",
+    "onnxruntime": "onnxruntime",
+    "onnxruntime-gpu": "onnxruntime",
+    "paddle": "paddle",
+    "paddlepaddle": "paddle",
+    "paddlepaddle-gpu": "paddle",
+    "keras": "keras",
+}
+COMPANIONS = ("torchvision", "torchaudio")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One step of the reasoning, with the matrix rows behind it (``--explain``)."""
+
+    subject: str
+    text: str
+    sources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"subject": self.subject, "text": self.text, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One package to install, pinned."""
+
+    framework: str
+    package: str
+    version: Optional[str]
+    """None: the matrix has no rows for it; the requirement is passed on as written."""
+    variant: Optional[str] = None
+    extra: Optional[str] = None
+    cuda: Optional[CudaVersion] = None
+    cudnn: Optional[str] = None
+    bundles_cuda: Optional[bool] = None
+    index_url: Optional[str] = None
+    pypi_default: bool = False
+    """Plain PyPI serves this variant on linux-x86_64."""
+    specifier: str = ""
+    """The user's specifier, used only when ``version`` is None."""
+    caveats: tuple[str, ...] = ()
+    source: Optional[str] = None
+
+    @property
+    def requirement(self) -> str:
+        """``tensorflow[and-cuda]==2.15.0`` (a PEP 508 string)."""
+        name = self.package + (f"[{self.extra}]" if self.extra else "")
+        if self.version is None:
+            return name + self.specifier
+        return f"{name}=={self.version}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "framework": self.framework,
+            "package": self.package,
+            "version": self.version,
+            "requirement": self.requirement,
+            "variant": self.variant,
+            "extra": self.extra,
+            "cuda": None if self.cuda is None else str(self.cuda),
+            "cudnn": self.cudnn,
+            "bundles_cuda": self.bundles_cuda,
+            "index_url": self.index_url,
+            "pypi_default": self.pypi_default,
+            "caveats": list(self.caveats),
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Unsatisfiable:
+    """Why no environment satisfies the request, and what would unblock it."""
+
+    framework: str
+    constraint: str
+    """driver, gpu_arch, python, platform, companion, shared_cuda, no_release."""
+    message: str
+    unblock: str
+    sources: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.message}; {self.unblock}" if self.unblock else self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "framework": self.framework,
+            "constraint": self.constraint,
+            "message": self.message,
+            "unblock": self.unblock,
+            "sources": list(self.sources),
+        }
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The outcome of ``plan()``: picks that run together, or what blocks them."""
+
+    requirements: tuple[str, ...]
+    target: Target
+    picks: tuple[Pick, ...] = ()
+    cuda_major: Optional[int] = None
+    cudnn_major: Optional[int] = None
+    decisions: tuple[Decision, ...] = ()
+    unsatisfiable: Optional[Unsatisfiable] = None
+    warnings: tuple[str, ...] = field(default=())
+    driver_max_cuda: Optional[CudaVersion] = None
+    """Highest CUDA the target's driver runs natively; None when unknown."""
+
+    @property
+    def ok(self) -> bool:
+        return self.unsatisfiable is None
+
+    @property
+    def index_urls(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.index_url for p in self.picks if p.index_url))
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.target
+        return {
+            "schema": SCHEMA,
+            "ok": self.ok,
+            "requirements": list(self.requirements),
+            "target": {
+                "os": t.os,
+                "arch": t.arch,
+                "driver": None if t.driver is None else t.driver.raw,
+                "gpus": [f"{c.major}.{c.minor}" for c in t.gpus],
+                "gpu_names": list(t.gpu_names),
+                "python": t.python,
+            },
+            "cuda_major": self.cuda_major,
+            "cudnn_major": self.cudnn_major,
+            "driver_max_cuda": None if self.driver_max_cuda is None else str(self.driver_max_cuda),
+            "picks": [p.to_json() for p in self.picks],
+            "unsatisfiable": None if self.unsatisfiable is None else self.unsatisfiable.to_json(),
+            "warnings": list(self.warnings),
+            "decisions": [d.to_json() for d in self.decisions],
+        }
+
+
+class PlanInputError(EnvcheckError):
+    """A requirement envcheck cannot plan (unknown framework, bad syntax)."""
+
+
+# -- parsing requests ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Request:
+    framework: str
+    name: str
+    requirement: Requirement
+
+
+def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
+    """PEP 508 strings → requests keyed by framework; raises PlanInputError."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    out: dict[str, _Request] = {}
+    for text in requirements:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement as exc:
+            raise PlanInputError(f"not a requirement: {text!r} ({exc})") from None
+        name = req.name.lower().replace("_", "-")
+        framework = FRAMEWORK_NAMES.get(name)
+        if framework is None and name.startswith("cupy-cuda"):
+            framework = "cupy"
+        if framework is None:
+            known = ", ".join(sorted(set(FRAMEWORK_NAMES) - {"tf"}))
+            raise PlanInputError(f"envcheck cannot plan {req.name!r}; it plans: {known}")
+        if framework in out:
+            raise PlanInputError(f"{framework} requested twice ({out[framework].name}, {name})")
+        out[framework] = _Request(framework, name, req)
+    return tuple(out.values())
+
+
+# -- candidates ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    version: str
+    build: Build
+    key: tuple[Any, ...]
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    from envcheck.matrix import _version_key as key
+
+    return key(text)
+
+
+def _matches(req: Requirement, version: str) -> bool:
+    return req.specifier.contains(version, prereleases=True) if req.specifier else True
+
+
+def _candidates(
+    request: _Request, matrix: Matrix, allow_cpu: bool
+) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
+    """(GPU-capable candidates, CPU candidates) matching the specifier, best first."""
+    gpu: list[_Candidate] = []
+    cpu: list[_Candidate] = []
+    for build in matrix.framework_builds(request.framework):
+        if build.variant.startswith("rocm"):
+            continue  # envcheck plans for NVIDIA GPUs
+        if request.name.startswith("cupy-cuda") and build.package != request.name:
+            continue
+        for version in build.versions:
+            if not _matches(request.requirement, version):
+                continue
+            key = (
+                _version_key(version),
+                build.pypi_default is True,
+                build.cuda or (0, 0),
+            )
+            (cpu if build.cpu_only else gpu).append(_Candidate(version, build, key))
+    gpu.sort(key=lambda c: c.key, reverse=True)
+    cpu.sort(key=lambda c: c.key, reverse=True)
+    return tuple(gpu), tuple(cpu) if allow_cpu else ()
+
+
+def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
+    """Newest release first; then a variant the driver runs natively (not through
+    minor-version compatibility); then the PyPI default; then the newer CUDA."""
+    native = True
+    if c.build.cuda is not None and target.driver is not None:
+        native = matrix.driver_supports(target.driver, c.build.cuda, target.driver_os) != (
+            "minor_compat"
+        )
+    return (c.key[0], c.build.cuda is not None, native, *c.key[1:])
+
+
+def _cudnn_major(build: Build) -> Optional[int]:
+    if not build.cudnn:
+        return None
+    head = build.cudnn.split(".")[0]
+    return int(head) if head.isdigit() else None
+
+
+# -- the search ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    target: Target
+    matrix: Matrix
+    requests: tuple[_Request, ...]
+    companions: dict[str, _Request]
+
+
+def _companion_blocker(version: str, ctx: _Ctx) -> Optional[Blocker]:
+    if not ctx.companions:
+        return None
+    row = ctx.matrix.companion(version)
+    for name, req in ctx.companions.items():
+        pinned = None if row is None else getattr(row, name)
+        if pinned is None:
+            return Blocker(
+                COMPANION, f"the matrix has no {name} release paired with torch {version}"
+            )
+        if not _matches(req.requirement, pinned):
+            return Blocker(
+                COMPANION,
+                f"torch {version} pairs with {name} {pinned}, not {req.requirement}",
+                (row.origin.cite(),) if row else (),
+            )
+    return None
+
+
+def _blockers(c: _Candidate, framework: str, ctx: _Ctx) -> tuple[Blocker, ...]:
+    found = check_build(c.build, c.version, ctx.target, ctx.matrix)
+    if framework == "torch" and not found:
+        extra = _companion_blocker(c.version, ctx)
+        if extra is not None:
+            found = (extra,)
+    return found
+
+
+def plan(
+    requirements: Sequence[str],
+    target: Target,
+    matrix: Matrix,
+    *,
+    allow_cpu: bool = False,
+) -> Plan:
+    """Pin the newest builds of the requested frameworks that run together on ``target``.
+
+    Every framework gets the newest release matching its specifier whose build
+    passes ``check_build``; all CUDA builds share one CUDA major and, where the
+    matrix records it, one cuDNN major. Raises PlanInputError for a requirement
+    envcheck does not know.
+    """
+    requests = parse_requests(requirements)
+    companions = {r.framework: r for r in requests if r.framework in COMPANIONS}
+    mains = [r for r in requests if r.framework not in COMPANIONS]
+    if companions and not any(r.framework == "torch" for r in mains):
+        from packaging.requirements import Requirement
+
+        mains.insert(0, _Request("torch", "torch", Requirement("torch")))
+    keras = next((r for r in mains if r.framework == "keras"), None)
+    mains = [r for r in mains if r.framework != "keras"]
+    ctx = _Ctx(target, matrix, tuple(requests), companions)
+    texts = tuple(requirements)
+    decisions: list[Decision] = [_target_decision(target, matrix)]
+    driver_top = None
+    if target.driver is not None:
+        driver_top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+
+    # Every framework: the candidates that run here, best first.
+    runnable: dict[str, list[_Candidate]] = {}
+    for req in mains:
+        gpu, cpu = _candidates(req, matrix, allow_cpu)
+        if not gpu and not cpu and not matrix.framework_builds(req.framework):
+            # No data for this framework (yet): pass the requirement on unpinned.
+            runnable[req.framework] = []
+            continue
+        ok = [c for c in gpu if not _blockers(c, req.framework, ctx)]
+        ok += [c for c in cpu if not check_build(c.build, c.version, target, matrix)]
+        ok.sort(key=lambda c: _rank(c, target, matrix), reverse=True)
+        if not ok:
+            why = _explain_block(req, gpu, cpu, ctx, allow_cpu)
+            return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=why)
+        runnable[req.framework] = ok
+
+    choice = _choose_shared(mains, runnable)
+    if choice is None:
+        why = _explain_no_shared(mains, runnable)
+        return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=why)
+    chosen, cuda_major, cudnn_major = choice
+    if cuda_major is not None and len([c for c in chosen.values() if c.build.cuda]) > 1:
+        decisions.append(
+            Decision(
+                "environment",
+                f"one CUDA {cuda_major}.x runtime"
+                + (f" and cuDNN {cudnn_major}" if cudnn_major else "")
+                + " shared by "
+                + ", ".join(f for f, c in chosen.items() if c.build.cuda),
+            )
+        )
+
+    picks: list[Pick] = []
+    warnings: list[str] = []
+    for req in mains:
+        if req.framework not in chosen:
+            picks.append(_unpinned(req))
+            warnings.append(
+                f"the matrix has no {req.framework} rows; {req.requirement} is not checked"
+            )
+            continue
+        c = chosen[req.framework]
+        caveats = build_caveats(c.build, target, matrix)
+        if c.build.bundles_cuda is False and c.build.cuda is not None:
+            caveats += (
+                f"needs the CUDA {c.build.cuda} toolkit"
+                + (f" and cuDNN {c.build.cudnn}" if c.build.cudnn else "")
+                + " installed separately (pip wheels do not bring them)",
+            )
+        picks.append(_pick(req.framework, c, caveats))
+        warnings.extend(f"{c.build.package} {c.version}: {note}" for note in caveats)
+        decisions.append(_pick_decision(req, c, runnable[req.framework]))
+        if req.framework == "torch":
+            picks.extend(_companion_picks(c, ctx, decisions))
+
+    if keras is not None:
+        got = _plan_keras(keras, chosen, target, matrix)
+        if isinstance(got, Unsatisfiable):
+            return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=got)
+        pick, decision = got
+        picks.append(pick)
+        decisions.append(decision)
+        if pick.version is None:
+            warnings.append(f"the matrix has no keras rows; {keras.requirement} is not checked")
+
+    return Plan(
+        texts,
+        target,
+        picks=tuple(picks),
+        cuda_major=cuda_major,
+        cudnn_major=cudnn_major,
+        decisions=tuple(decisions),
+        warnings=tuple(dict.fromkeys(warnings)),
+        driver_max_cuda=driver_top,
+    )
+
+
+def _choose_shared(
+    mains: Sequence[_Request], runnable: dict[str, list[_Candidate]]
+) -> Optional[tuple[dict[str, _Candidate], Optional[int], Optional[int]]]:
+    """The best candidate per framework with one CUDA major and one cuDNN major.
+
+    Compares combinations by the chosen versions in request order (the first
+    framework named matters most).
+    """
+    names = [r.framework for r in mains if runnable.get(r.framework)]
+    if not names:
+        return {}, None, None
+    cuda_majors = sorted(
+        {c.build.cuda.major for n in names for c in runnable[n] if c.build.cuda}, reverse=True
+    )
+    cudnn_majors: list[int] = sorted(
+        {m for n in names for c in runnable[n] if (m := _cudnn_major(c.build)) is not None},
+        reverse=True,
+    )
+    best: Optional[tuple[tuple[Any, ...], dict[str, _Candidate], Optional[int], Optional[int]]]
+    best = None
+    options: list[Optional[int]] = [*cuda_majors, None]
+    cudnn_options: list[Optional[int]] = [*cudnn_majors, None]
+    for cuda_major, cudnn_major in itertools.product(options, cudnn_options):
+        picked: dict[str, _Candidate] = {}
+        for n in names:
+            for c in runnable[n]:
+                if c.build.cuda is not None and c.build.cuda.major != cuda_major:
+                    continue
+                m = _cudnn_major(c.build)
+                if m is not None and m != cudnn_major:
+                    continue
+                picked[n] = c
+                break
+            else:
+                break
+        if len(picked) != len(names):
+            continue
+        # Prefer GPU builds, then newer releases in request order, then newer CUDA.
+        score = (
+            tuple((c.build.cuda is not None, c.key) for c in (picked[n] for n in names)),
+            cuda_major or 0,
+        )
+        if best is None or score > best[0]:
+            used_cuda = cuda_major if any(c.build.cuda for c in picked.values()) else None
+            used_cudnn = (
+                cudnn_major if any(_cudnn_major(c.build) for c in picked.values()) else None
+            )
+            best = (score, picked, used_cuda, used_cudnn)
+    if best is None:
+        return None
+    return best[1], best[2], best[3]
+
+
+# -- picks and decisions -------------------------------------------------------
+
+
+def _pick(framework: str, c: _Candidate, caveats: tuple[str, ...]) -> Pick:
+    b = c.build
+    return Pick(
+        framework=framework,
+        package=b.package,
+        version=c.version,
+        variant=b.variant,
+        extra=b.extra,
+        cuda=b.cuda,
+        cudnn=b.cudnn,
+        bundles_cuda=b.bundles_cuda,
+        index_url=b.index_url,
+        pypi_default=b.pypi_default is True,
+        caveats=caveats,
+        source=b.origin.source,
+    )
+
+
+def _unpinned(req: _Request) -> Pick:
+    r = req.requirement
+    extra = ",".join(sorted(r.extras)) or None
+    return Pick(req.framework, r.name, None, extra=extra, specifier=str(r.specifier))
+
+
+def _companion_picks(c: _Candidate, ctx: _Ctx, decisions: list[Decision]) -> list[Pick]:
+    row = ctx.matrix.companion(c.version)
+    out = []
+    for name in ctx.companions:
+        version = None if row is None else getattr(row, name)
+        if version is None or row is None:
+            continue
+        out.append(
+            Pick(
+                framework=name,
+                package=name,
+                version=version,
+                variant=c.build.variant,
+                cuda=c.build.cuda,
+                bundles_cuda=c.build.bundles_cuda,
+                index_url=c.build.index_url,
+                pypi_default=c.build.pypi_default is True,
+                source=row.origin.source,
+            )
+        )
+        decisions.append(
+            Decision(
+                name,
+                f"{name} {version} is the release paired with torch {c.version}",
+                (row.origin.cite(),),
+            )
+        )
+    return out
+
+
+def _target_decision(target: Target, matrix: Matrix) -> Decision:
+    sources: list[str] = []
+    parts = [f"target: {target.describe()}"]
+    if target.driver is not None:
+        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        if top is not None:
+            parts.append(f"driver {target.driver.raw} supports CUDA up to {top}")
+            branch = matrix.driver_branch(target.driver.branch)
+            if branch is not None:
+                sources.append(branch.origin.cite())
+    else:
+        parts.append("driver unknown: CUDA versions are not checked against it")
+    if not target.gpus:
+        parts.append("GPU unknown: compiled architectures are not checked")
+    return Decision("target", "; ".join(parts), tuple(sources))
+
+
+def _pick_decision(req: _Request, c: _Candidate, ok: Sequence[_Candidate]) -> Decision:
+    b = c.build
+    spec = str(req.requirement.specifier) or "any version"
+    what = f"{b.package} {c.version} ({b.variant}"
+    what += f", CUDA {b.cuda}" if b.cuda else ""
+    what += f", cuDNN {b.cudnn}" if b.cudnn else ""
+    what += ")"
+    text = f"{what}: newest {req.framework} release matching {spec} whose build runs on the target"
+    if b.pypi_default:
+        text += "; the variant plain PyPI serves"
+    elif b.index_url:
+        text += f"; served from {b.index_url}"
+    return Decision(req.framework, text, (b.origin.cite(),))
+
+
+# -- keras -----------------------------------------------------------------------
+
+
+def _plan_keras(
+    req: _Request, chosen: dict[str, _Candidate], target: Target, matrix: Matrix
+) -> Any:
+    """(Pick, Decision) for Keras, or Unsatisfiable."""
+    rows = matrix.keras_releases
+    if not rows:
+        return _unpinned(req), Decision(
+            "keras", f"the matrix has no Keras rows; {req.requirement} is passed on unpinned"
+        )
+    from packaging.specifiers import SpecifierSet
+
+    tf = chosen.get("tensorflow")
+    found: list[tuple[tuple[int, ...], str, KerasRelease]] = []
+    reasons: list[str] = []
+    for row in rows:
+        for version in row.versions:
+            if not _matches(req.requirement, version):
+                continue
+            if target.python is not None and row.python and target.python not in row.python:
+                reasons.append(f"keras {version} supports Python {', '.join(row.python)}")
+                continue
+            if row.tensorflow:
+                if tf is None:
+                    reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
+                    continue
+                if not SpecifierSet(row.tensorflow).contains(tf.version, prereleases=True):
+                    reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
+                    continue
+            found.append((_version_key(version), version, row))
+    if not found:
+        return Unsatisfiable(
+            "keras",
+            PYTHON if any("Python" in r for r in reasons) else NO_RELEASE,
+            f"no Keras release matches {req.requirement}" + (f" ({reasons[0]})" if reasons else ""),
+            "relax the keras specifier or request tensorflow with it",
+            tuple(r.origin.cite() for r in rows[:1]),
+        )
+    _, version, row = max(found, key=lambda t: t[0])
+    pick = Pick("keras", "keras", version, source=row.origin.source)
+    return pick, Decision(
+        "keras",
+        f"keras {version}: newest release matching {req.requirement.specifier or 'any version'}"
+        + (f" that works with tensorflow {tf.version}" if tf and row.tensorflow else ""),
+        (row.origin.cite(),),
+    )
+
+
+# -- explaining failure ------------------------------------------------------------
+
+
+def _explain_block(
+    req: _Request,
+    gpu: Sequence[_Candidate],
+    cpu: Sequence[_Candidate],
+    ctx: _Ctx,
+    allow_cpu: bool,
+) -> Unsatisfiable:
+    fw = req.framework
+    target, matrix = ctx.target, ctx.matrix
+    spec = str(req.requirement)
+    if not gpu and not cpu:
+        releases = matrix.releases(fw)
+        known = f"known: {releases[0]} to {releases[-1]}" if releases else "none known"
+        has_cpu_only = any(
+            b.cpu_only and any(_matches(req.requirement, v) for v in b.versions)
+            for b in matrix.framework_builds(fw)
+        )
+        if has_cpu_only and not allow_cpu:
+            return Unsatisfiable(
+                fw,
+                NO_RELEASE,
+                f"every {fw} release matching {spec} is CPU-only",
+                "pass --allow-cpu to accept a CPU build, or relax the specifier",
+            )
+        return Unsatisfiable(
+            fw,
+            NO_RELEASE,
+            f"no {fw} release in the matrix matches {spec} ({known})",
+            "relax the specifier",
+        )
+    # What blocks the newest candidate, and which constraint blocks them all.
+    per = [(c, _blockers(c, fw, ctx)) for c in gpu]
+    blockers = per[0][1]
+    common = set.intersection(*({b.constraint for b in bs} for _, bs in per))
+    order = (PLATFORM, DRIVER, PYTHON, GPU_ARCH, COMPANION)
+    ranked = sorted(
+        blockers, key=lambda b: order.index(b.constraint) if b.constraint in order else 9
+    )
+    first = next((b for b in ranked if b.constraint in common), ranked[0])
+    alt = _best_without_spec(req, ctx)
+    alt_text = f"the newest {fw} that runs on this machine is {alt}" if alt else ""
+
+    if first.constraint == DRIVER and target.driver is not None:
+        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        low = min((c.build.cuda for c in gpu if c.build.cuda), default=None)
+        need = None
+        if low is not None:
+            need = matrix.min_driver_for_cuda(low, target.driver_os)
+        message = (
+            f"driver {target.driver.raw} supports CUDA up to {top or '?'}; every {fw} build "
+            f"matching {spec} needs CUDA >= {low}"
+            + (f", which needs a driver >= {need.raw}" if need else "")
+        )
+        unblock = alt_text or (f"upgrade the driver to >= {need.raw}" if need else "")
+        if alt_text and need:
+            unblock += f"; or upgrade the driver to >= {need.raw}"
+        return Unsatisfiable(fw, DRIVER, message, unblock, first.sources)
+    if first.constraint == PLATFORM and target.os == "windows":
+        win = _newest_on(req, ctx, "windows-x86_64")
+        message = (
+            f"native Windows: newest GPU {fw} is {win}"
+            if win
+            else (f"native Windows: no GPU {fw} build")
+        )
+        message += f" (requested {spec})"
+        return Unsatisfiable(
+            fw,
+            PLATFORM,
+            message,
+            "use WSL2 (--os wsl)" + (f", or {alt_text}" if alt_text else ""),
+            first.sources,
+        )
+    if first.constraint == GPU_ARCH:
+        cc = ", ".join(f"sm_{c.major}{c.minor}" for c in target.gpus)
+        return Unsatisfiable(
+            fw,
+            GPU_ARCH,
+            f"no {fw} build matching {spec} has kernels for {cc}: {first.message}",
+            alt_text or "no build in the matrix supports this GPU",
+            first.sources,
+        )
+    if first.constraint == PYTHON:
+        pys = sorted({p for c in gpu for p in c.build.python}, key=_version_key)
+        return Unsatisfiable(
+            fw,
+            PYTHON,
+            f"no {fw} build matching {spec} supports Python {target.python} "
+            f"(they support {', '.join(pys)})",
+            alt_text or (f"use Python {pys[-1]}" if pys else ""),
+            first.sources,
+        )
+    return Unsatisfiable(fw, first.constraint, first.message, alt_text, first.sources)
+
+
+def _best_without_spec(req: _Request, ctx: _Ctx) -> Optional[str]:
+    """``torch 1.4.0 (cu101)``: the newest release of any version that runs here."""
+    from packaging.requirements import Requirement
+
+    bare = _Request(req.framework, req.name, Requirement(req.name))
+    free = _Ctx(ctx.target, ctx.matrix, ctx.requests, {})
+    gpu, _ = _candidates(bare, ctx.matrix, False)
+    for c in gpu:
+        if not _blockers(c, req.framework, free):
+            return f"{c.build.package} {c.version} ({c.build.variant})"
+    return None
+
+
+def _newest_on(req: _Request, ctx: _Ctx, platform: str) -> Optional[str]:
+    from packaging.requirements import Requirement
+
+    bare = _Request(req.framework, req.name, Requirement(req.name))
+    for c in _candidates(bare, ctx.matrix, False)[0]:
+        if platform in c.build.platforms:
+            return c.version
+    return None
+
+
+def _explain_no_shared(
+    mains: Sequence[_Request], runnable: dict[str, list[_Candidate]]
+) -> Unsatisfiable:
+    parts = []
+    for r in mains:
+        majors = sorted({c.build.cuda.major for c in runnable.get(r.framework, []) if c.build.cuda})
+        cudnn = sorted({m for c in runnable.get(r.framework, []) if (m := _cudnn_major(c.build))})
+        text = f"{r.framework}: CUDA {'/'.join(map(str, majors)) or '-'}"
+        if cudnn:
+            text += f" with cuDNN {'/'.join(map(str, cudnn))}"
+        parts.append(text)
+    return Unsatisfiable(
+        ",".join(r.framework for r in mains),
+        SHARED_CUDA,
+        "no CUDA major (and cuDNN major) is shared by the builds that run here: "
+        + "; ".join(parts),
+        "install them in separate environments, or relax the version specifiers",
+    )
