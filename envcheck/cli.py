@@ -52,11 +52,17 @@ def cli(ctx: click.Context, color: Optional[bool], debug: bool) -> None:
 
 def _register() -> None:
     from envcheck.commands import check, detect, doctor, explain
+    from envcheck.commands import env as env_command
+    from envcheck.commands import install as install_command
+    from envcheck.commands import plan as plan_command
 
     cli.add_command(check.check)
     cli.add_command(detect.detect)
     cli.add_command(doctor.doctor)
     cli.add_command(explain.explain)
+    cli.add_command(plan_command.plan)
+    cli.add_command(env_command.env)
+    cli.add_command(install_command.install)
 
 
 _register()

@@ -39,3 +39,32 @@ def redact_option(f: F) -> F:
         is_flag=True,
         help="Replace the home directory and user name with placeholders.",
     )(f)
+
+
+def target_options(f: F) -> F:
+    """--driver/--gpu/--os/--arch/--python-version: describe the machine to plan for.
+
+    Without any of them the target is this machine (or ``--snapshot``); with any of
+    them, the flags describe a machine about to be set up (see
+    ``envcheck.resolve.target.target_from_flags``).
+    """
+    from envcheck.resolve.target import ARCHES, OS_NAMES
+
+    options = [
+        click.option(
+            "--driver", metavar="VERSION", help="NVIDIA driver version, e.g. 535.104.05 or 535."
+        ),
+        click.option(
+            "--gpu",
+            "gpus",
+            metavar="NAME|sm_XY",
+            multiple=True,
+            help="GPU model or compute capability (repeatable), e.g. 'RTX 4090' or sm_89.",
+        ),
+        click.option("--os", "os_name", type=click.Choice(OS_NAMES), help="Operating system."),
+        click.option("--arch", type=click.Choice(ARCHES), help="CPU architecture."),
+        click.option("--python-version", metavar="X.Y", help="Python version, e.g. 3.12."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f

@@ -118,7 +118,7 @@ def _cuda_version_pin(plan: Plan) -> Optional[str]:
     return f"{top.major}.{top.minor}"
 
 
-def _conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
+def conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
     """(conda-forge match specs, picks left for pip)."""
     specs: list[str] = []
     pip: list[Pick] = []
@@ -156,13 +156,13 @@ def _conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
 def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     """``conda create`` from conda-forge, plus pip for what conda-forge lacks."""
     _refuse(plan)
-    specs, pip = _conda_split(plan)
+    specs, pip = conda_split(plan)
     lines = [_header(plan)]
     argv = ["conda", "create", "-n", name, "-c", "conda-forge", "--override-channels", *specs]
     lines.append(" ".join(shlex.quote(a) for a in argv))
     if pip:
         lines.append(f"conda activate {shlex.quote(name)}")
-        sub = _sub_plan(plan, pip)
+        sub = sub_plan(plan, pip)
         lines += emit_pip(sub).splitlines()[1:]
     return "\n".join(lines) + "\n"
 
@@ -170,14 +170,14 @@ def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
 def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     """environment.yml for conda-forge (a pip section only where needed)."""
     _refuse(plan)
-    specs, pip = _conda_split(plan)
+    specs, pip = conda_split(plan)
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
     lines = [_header(plan), f"name: {name}", "channels:", "  - conda-forge", "dependencies:"]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")
-        sub = _sub_plan(plan, pip)
+        sub = sub_plan(plan, pip)
         for index in [i for i, _ in _groups(sub) if i is not None]:
             lines.append(f"    - {_yaml_str('--extra-index-url ' + index)}")
         for pick in pip:
@@ -186,7 +186,7 @@ def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _sub_plan(plan: Plan, picks: list[Pick]) -> Plan:
+def sub_plan(plan: Plan, picks: list[Pick]) -> Plan:
     from dataclasses import replace
 
     return replace(plan, picks=tuple(picks))

@@ -374,13 +374,21 @@ def plan(
         ok.sort(key=lambda c: _rank(c, target, matrix), reverse=True)
         if not ok:
             why = _explain_block(req, gpu, cpu, ctx, allow_cpu)
-            return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=why)
+            return Plan(
+                texts,
+                target,
+                decisions=tuple(decisions),
+                unsatisfiable=why,
+                driver_max_cuda=driver_top,
+            )
         runnable[req.framework] = ok
 
     choice = _choose_shared(mains, runnable)
     if choice is None:
         why = _explain_no_shared(mains, runnable)
-        return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=why)
+        return Plan(
+            texts, target, decisions=tuple(decisions), unsatisfiable=why, driver_max_cuda=driver_top
+        )
     chosen, cuda_major, cudnn_major = choice
     if cuda_major is not None and len([c for c in chosen.values() if c.build.cuda]) > 1:
         decisions.append(
@@ -419,7 +427,13 @@ def plan(
     if keras is not None:
         got = _plan_keras(keras, chosen, target, matrix)
         if isinstance(got, Unsatisfiable):
-            return Plan(texts, target, decisions=tuple(decisions), unsatisfiable=got)
+            return Plan(
+                texts,
+                target,
+                decisions=tuple(decisions),
+                unsatisfiable=got,
+                driver_max_cuda=driver_top,
+            )
         pick, decision = got
         picks.append(pick)
         decisions.append(decision)
@@ -550,7 +564,7 @@ def _companion_picks(c: _Candidate, ctx: _Ctx, decisions: list[Decision]) -> lis
 
 def _target_decision(target: Target, matrix: Matrix) -> Decision:
     sources: list[str] = []
-    parts = [f"target: {target.describe()}"]
+    parts = [target.describe()]
     if target.driver is not None:
         top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
         if top is not None:

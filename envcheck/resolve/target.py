@@ -123,3 +123,45 @@ def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[
             f"unknown GPU {text!r}: give its compute capability instead (e.g. --gpu sm_89)"
         )
     return model.compute_capability, model.name
+
+
+def target_from_flags(
+    matrix: Matrix,
+    *,
+    driver: Optional[str] = None,
+    gpus: tuple[str, ...] = (),
+    os_name: Optional[str] = None,
+    arch: Optional[str] = None,
+    python: Optional[str] = None,
+    base: Optional[Target] = None,
+) -> Target:
+    """A target from ``--driver/--gpu/--os/--arch/--python-version``.
+
+    Flags override ``base`` (a detected or loaded machine). Without a base, the
+    OS defaults to linux and the architecture to x86_64. Raises ValueError with a
+    one-line message for a value it cannot read.
+    """
+    from dataclasses import replace
+
+    if base is None:
+        base = Target(os="linux", arch="x86_64")
+    changes: dict[str, object] = {}
+    if driver is not None:
+        parsed = parse_driver_version(driver)
+        if parsed is None:
+            raise ValueError(f"cannot read driver version {driver!r} (e.g. 535.104.05)")
+        changes["driver"] = parsed
+    if gpus:
+        resolved = [resolve_gpu(g, matrix) for g in gpus]
+        changes["gpus"] = tuple(dict.fromkeys(cc for cc, _ in resolved))
+        changes["gpu_names"] = tuple(name for _, name in resolved if name)
+    if os_name is not None:
+        changes["os"] = os_name
+    if arch is not None:
+        changes["arch"] = normalise_arch(arch)
+    if python is not None:
+        parts = python.strip().split(".")
+        if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+            raise ValueError(f"cannot read Python version {python!r} (e.g. 3.12)")
+        changes["python"] = ".".join(parts[:2])
+    return replace(base, **changes)  # type: ignore[arg-type]

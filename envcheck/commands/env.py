@@ -1,0 +1,82 @@
+"""`envcheck env`: write a conda-forge environment.yml for a machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from envcheck.cli_options import snapshot_option, target_options
+from envcheck.commands._common import Obj
+from envcheck.errors import ExitCode, InputError
+
+DEFAULT_REQUIREMENTS = ("torch",)
+
+
+@click.command()
+@click.argument("requirements", nargs=-1)
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    default="environment.yml",
+    show_default=True,
+    help="Where to write the file ('-' for stdout).",
+)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@click.option("--name", default="gpu", show_default=True, help="Environment name.")
+@snapshot_option
+@target_options
+@click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
+@click.pass_obj
+def env(
+    obj: Obj,
+    requirements: tuple[str, ...],
+    output: str,
+    force: bool,
+    name: str,
+    snapshot_file: Optional[str],
+    driver: Optional[str],
+    gpus: tuple[str, ...],
+    os_name: Optional[str],
+    arch: Optional[str],
+    python_version: Optional[str],
+    explain: bool,
+) -> int:
+    """Write an environment.yml (conda-forge) for a machine; REQUIREMENTs default to torch.
+
+    Never overwrites an existing file without --force.
+    """
+    if output != "-" and Path(output).exists() and not force:
+        raise InputError(output, None, "exists; pass --force to overwrite it")
+    from envcheck.commands.plan import build_target, explain_text, make_plan, report_unsatisfiable
+    from envcheck.matrix import load_matrix
+    from envcheck.resolve.emit import emit_environment_yml
+
+    matrix = load_matrix()
+    target = build_target(
+        obj,
+        matrix,
+        snapshot_file=snapshot_file,
+        driver=driver,
+        gpus=gpus,
+        os_name=os_name,
+        arch=arch,
+        python_version=python_version,
+    )
+    result = make_plan(requirements or DEFAULT_REQUIREMENTS, target, matrix)
+    if result.unsatisfiable is not None:
+        return report_unsatisfiable(result, explain)
+    if explain:
+        click.echo(explain_text(result), err=True, nl=False)
+    text = emit_environment_yml(result, name=name)
+    if output == "-":
+        click.echo(text, nl=False)
+        return ExitCode.OK
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(output, None, exc.strerror or str(exc)) from None
+    click.echo(f"wrote {output}; create it with: conda env create -f {output}", err=True)
+    return ExitCode.OK

@@ -1,0 +1,152 @@
+"""`envcheck plan`: pin framework builds that run together on a machine."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+import click
+
+from envcheck.cli_options import snapshot_option, target_options
+from envcheck.commands._common import Obj, load_or_detect
+from envcheck.errors import EnvcheckError, ExitCode
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.resolve.plan import Plan
+    from envcheck.resolve.target import Target
+
+FORMATS = ("pip", "conda", "yml", "requirements", "json")
+
+
+def build_target(
+    obj: Obj,
+    matrix: Matrix,
+    *,
+    snapshot_file: Optional[str],
+    driver: Optional[str],
+    gpus: tuple[str, ...],
+    os_name: Optional[str],
+    arch: Optional[str],
+    python_version: Optional[str],
+) -> Target:
+    """The machine to plan for: flags alone describe a new machine; otherwise a
+    snapshot file or this machine, with any --python-version applied on top."""
+    from envcheck.resolve.target import target_from_flags, target_from_snapshot
+
+    base = None
+    if snapshot_file is not None or not (driver or gpus or os_name or arch):
+        base = target_from_snapshot(load_or_detect(obj, snapshot_file, None))
+    try:
+        return target_from_flags(
+            matrix,
+            driver=driver,
+            gpus=gpus,
+            os_name=os_name,
+            arch=arch,
+            python=python_version,
+            base=base,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def make_plan(requirements: tuple[str, ...], target: Target, matrix: Matrix) -> Plan:
+    from envcheck.resolve.plan import PlanInputError, plan
+
+    try:
+        return plan(requirements, target, matrix)
+    except PlanInputError as exc:
+        raise EnvcheckError(str(exc)) from None
+
+
+def render_plan(plan: Plan, fmt: str, explain: bool) -> str:
+    """The plan in one output format; ``explain`` prepends the decisions as comments."""
+    from envcheck.resolve.emit import EMITTERS
+
+    text = EMITTERS[fmt](plan)
+    if explain and fmt != "json":
+        text = explain_text(plan) + text
+    return text
+
+
+def explain_text(plan: Plan) -> str:
+    lines = []
+    for d in plan.decisions:
+        lines.append(f"# {d.subject}: {d.text}")
+        lines.extend(f"#   source: {s}" for s in d.sources)
+    for w in plan.warnings:
+        lines.append(f"# warning: {w}")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def report_unsatisfiable(plan: Plan, explain: bool) -> int:
+    assert plan.unsatisfiable is not None
+    if explain:
+        click.echo(explain_text(plan), err=True, nl=False)
+    u = plan.unsatisfiable
+    click.echo(f"envcheck: cannot plan {u.framework} ({u.constraint}): {u}", err=True)
+    for s in u.sources:
+        click.echo(f"  source: {s}", err=True)
+    return ExitCode.PROBLEMS
+
+
+@click.command()
+@click.argument("requirements", nargs=-1, required=True)
+@click.option("--python", "python_xy", metavar="X.Y", help="Same as --python-version.")
+@snapshot_option
+@target_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="pip",
+    show_default=True,
+    help="Output: pip commands, conda commands, environment.yml, requirements.txt, or JSON.",
+)
+@click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
+@click.pass_obj
+def plan(
+    obj: Obj,
+    requirements: tuple[str, ...],
+    python_xy: Optional[str],
+    snapshot_file: Optional[str],
+    driver: Optional[str],
+    gpus: tuple[str, ...],
+    os_name: Optional[str],
+    arch: Optional[str],
+    python_version: Optional[str],
+    fmt: str,
+    explain: bool,
+) -> int:
+    """Pin the newest framework builds that run together on a machine.
+
+    REQUIREMENT is a framework with an optional specifier: torch, 'torch>=2.4',
+    torchvision, 'tensorflow==2.15.*', jax, cupy, onnxruntime-gpu,
+    paddlepaddle-gpu, keras. Exit 1 when nothing satisfies the request.
+    """
+    from envcheck.matrix import load_matrix
+
+    matrix = load_matrix()
+    target = build_target(
+        obj,
+        matrix,
+        snapshot_file=snapshot_file,
+        driver=driver,
+        gpus=gpus,
+        os_name=os_name,
+        arch=arch,
+        python_version=python_version or python_xy,
+    )
+    result = make_plan(requirements, target, matrix)
+    if fmt == "json":
+        from envcheck.resolve.emit import emit_json
+
+        click.echo(emit_json(result), nl=False)
+        if result.unsatisfiable is not None:
+            click.echo(f"envcheck: cannot plan: {result.unsatisfiable}", err=True)
+            return ExitCode.PROBLEMS
+        return ExitCode.OK
+    if result.unsatisfiable is not None:
+        return report_unsatisfiable(result, explain)
+    click.echo(render_plan(result, fmt, explain), nl=False)
+    return ExitCode.OK
