@@ -1,8 +1,12 @@
-"""Fix text for findings: exact install commands chosen by the resolver's constraints."""
+"""Fix text for findings: exact install commands, chosen by the resolver."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional
+
+from envcheck.resolve.emit import emit_pip
+from envcheck.resolve.plan import plan
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -16,23 +20,26 @@ PACKAGE_OF = {
     "onnxruntime": "onnxruntime-gpu",
     "paddle": "paddlepaddle-gpu",
 }
+COMPANIONS = {"torch": ("torchvision", "torchaudio")}
 
 
-def install_fix(framework: str, target: Target, matrix: Matrix) -> Optional[str]:
-    """A pip command installing the newest GPU build of ``framework`` that runs on
-    ``target``, or None when the matrix has none."""
+def install_fix(
+    framework: str,
+    target: Target,
+    matrix: Matrix,
+    installed: Optional[Mapping[str, str]] = None,
+) -> Optional[str]:
+    """pip commands installing the newest GPU build of ``framework`` (and its
+    installed companions, e.g. torchvision) that runs on ``target``; None when
+    the matrix has none."""
+    requests = [PACKAGE_OF.get(framework, framework)]
+    requests += [c for c in COMPANIONS.get(framework, ()) if installed and c in installed]
     try:
-        from envcheck.resolve.emit import emit_pip
-        from envcheck.resolve.plan import plan
-    except ImportError:  # pragma: no cover - the resolver ships with envcheck
-        return None
-    try:
-        result = plan([PACKAGE_OF.get(framework, framework)], target, matrix)
+        result = plan(requests, target, matrix)
+        if not result.ok:
+            return None
+        text = emit_pip(result)
     except Exception:  # noqa: BLE001 - a fix suggestion must never break the doctor
         return None
-    if not getattr(result, "ok", False):
-        return None
-    try:
-        return emit_pip(result).strip()
-    except Exception:  # noqa: BLE001
-        return None
+    commands = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return "\n  ".join(commands) or None

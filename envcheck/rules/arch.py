@@ -46,7 +46,7 @@ def check_gpu_arch(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             runs = build_runs_on(build, g.cc)
             sass = any(a.major == g.cc.major and a.minor <= g.cc.minor for a in build.archs)
             if runs is False:
-                fix = install_fix(fw.name or "", target, matrix)
+                fix = install_fix(fw.name or "", target, matrix, snapshot.packages)
                 yield Finding(
                     GPU_ARCH_UNSUPPORTED,
                     Category.GPU_ARCH_UNSUPPORTED,

@@ -34,7 +34,7 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if fw.name == "tensorflow" and snapshot.platform.os == "windows":
             continue  # native Windows TensorFlow: the platform rule explains it
-        fix = install_fix(fw.name or "", target, matrix)
+        fix = install_fix(fw.name or "", target, matrix, snapshot.packages)
         yield Finding(
             CPU_ONLY_BUILD,
             Category.CPU_ONLY_BUILD,

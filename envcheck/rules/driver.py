@@ -101,7 +101,7 @@ def check_driver_age(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 + (f" (CUDA {cuda} natively needs {req.native.raw})" if req.native else "")
                 + f": {DRIVER_DOWNLOAD}"
             )
-            alt = install_fix(fw.name or "", target, matrix)
+            alt = install_fix(fw.name or "", target, matrix, snapshot.packages)
             if alt:
                 fix += f"\nOr install a build that runs on this driver:\n  {alt}"
             yield Finding(
