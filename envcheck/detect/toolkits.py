@@ -298,7 +298,9 @@ def probe_toolkits(system: System, ctx: Context) -> None:
         version = _run_nvcc(system, ctx, nvcc_path)
         resolved = resolve_machine_path(system, nvcc_path)
         sep = "\\" if _is_windows(system) else "/"
-        home = sep.join(resolved.replace("\\", sep).split(sep)[:-2]) or sep
+        if _is_windows(system):
+            resolved = resolved.replace("/", "\\")
+        home = sep.join(resolved.split(sep)[:-2]) or sep
         known = _norm(system, resolve_machine_path(system, home)) in seen
         # /usr/local/bin/nvcc may be a wrapper script: same version, same toolkit.
         same = any(tk.version == version for tk in toolkits if tk.source not in ("conda", "pip"))
