@@ -77,15 +77,11 @@ class _Reader:
     loops: set[frozenset[Path]] = field(default_factory=set)
 
     def text(self, path: Path) -> Optional[str]:
-        from envcheck.snapshot_io import read_text_file
-
         shown = display(path, self.cwd)
         if shown not in self.files:
             self.files.append(shown)
         try:
-            return read_text_file(str(path), "dependency file", MAX_FILE_BYTES).replace(
-                "\r\n", "\n"
-            )
+            return read_text_file(path, MAX_FILE_BYTES).replace("\r\n", "\n")
         except InputError as exc:
             self.problems.append(_unreadable(shown, exc))
             return None
@@ -151,6 +147,36 @@ class _Reader:
     def _once(self, problem: Problem) -> None:
         if problem not in self.problems:
             self.problems.append(problem)
+
+
+def read_text_file(path: Path, limit: int) -> str:
+    """Read a UTF-8 dependency file; every failure is an InputError naming it.
+
+    The same rules as ``envcheck.snapshot_io.read_text_file`` (size limit, NUL
+    bytes mean binary, the line of the first invalid UTF-8 byte), without
+    importing the snapshot model: this runs in a pre-commit hook on every commit.
+    """
+    what = "dependency file"
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise InputError(str(path), None, f"{what} not found") from None
+    except IsADirectoryError:
+        raise InputError(str(path), None, f"{what} is a directory") from None
+    except PermissionError:
+        raise InputError(str(path), None, "permission denied") from None
+    except OSError as exc:
+        raise InputError(str(path), None, exc.strerror or str(exc)) from None
+    if len(data) > limit:
+        raise InputError(str(path), None, f"{what} is larger than {limit // 1024 // 1024} MiB")
+    if b"\x00" in data:
+        raise InputError(str(path), None, f"{what} is binary, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(str(path), line, "not valid UTF-8 text") from None
 
 
 def _unreadable(shown: str, exc: InputError) -> Problem:

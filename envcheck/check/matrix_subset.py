@@ -5,34 +5,59 @@ driver tables (for a declared minimum driver) and the GPU table (for GPU names
 in ``[tool.envcheck]``); not cuDNN or nvcc tables, nor frameworks nobody pins.
 Rows are validated by the same ``read_domain`` as the full loader; the
 cross-file invariants are checked wherever the full matrix is loaded.
+
+Parsing TOML is most of a check's time, so the validated rows are kept in the
+user cache directory, keyed by each file's path, size and mtime and by the
+envcheck sources that define the rows; any change rebuilds them, and a cache
+that cannot be read or written is ignored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import hashlib
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Optional
 
 from envcheck.errors import InputError
 from envcheck.matrix import Matrix, active_matrix_dir
 from envcheck.matrix.load import FRAMEWORK_FILES, matrix_dir_files, read_domain
 
 ALWAYS = ("cuda_driver", "driver_branches")
+ENV_NO_CACHE = "ENVCHECK_NO_CACHE"
 
 
-def load_check_matrix(frameworks: Iterable[str], gpu_names: bool) -> Matrix:
+def load_check_matrix(
+    frameworks: Iterable[str], gpu_names: bool, env: Optional[Mapping[str, str]] = None
+) -> Matrix:
     """The active matrix restricted to what ``check_pins`` asks about."""
-    directory = active_matrix_dir()
+    import os
+
+    env = os.environ if env is None else env
+    directory = active_matrix_dir(env)
     files = matrix_dir_files(directory)
     if not files:
         raise InputError(str(directory), None, "no matrix files (*.toml) found")
     wanted = [*ALWAYS, *(["gpus"] if gpu_names else [])]
     wanted += [f for f in FRAMEWORK_FILES if f in set(frameworks)]
+    paths = [files[d] for d in wanted if d in files]
+    cache = None if env.get(ENV_NO_CACHE) else _cache_file(paths)
+    if cache is not None:
+        cached = _read_cache(cache)
+        if cached is not None:
+            return cached
+    matrix = _load(directory, paths)
+    if cache is not None:
+        _write_cache(cache, matrix)
+    return matrix
+
+
+def _load(directory: Path, paths: list[Path]) -> Matrix:
     kinds: dict[str, Any] = {"builds": {}}
     versions: dict[str, str] = {}
-    for domain in wanted:
-        path = files.get(domain)
-        if path is None:
-            continue
+    for path in paths:
+        domain = path.stem
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -49,3 +74,46 @@ def load_check_matrix(frameworks: Iterable[str], gpu_names: bool) -> Matrix:
         file_versions=versions,
         **kinds,
     )
+
+
+def _cache_file(paths: list[Path]) -> Optional[Path]:
+    import envcheck
+    from envcheck.matrix import load, rows
+
+    digest = hashlib.sha256(f"{envcheck.__version__} {sys.version}".encode())
+    try:
+        for path in (*paths, Path(rows.__file__), Path(load.__file__)):
+            st = path.stat()
+            digest.update(f"{path.resolve()} {st.st_size} {st.st_mtime_ns}\n".encode())
+        import platformdirs
+
+        root = Path(platformdirs.user_cache_dir("envcheck"))
+    except (OSError, TypeError):
+        return None
+    return root / "check" / f"matrix-{digest.hexdigest()[:32]}.pickle"
+
+
+def _read_cache(path: Path) -> Optional[Matrix]:
+    import pickle
+
+    try:
+        with path.open("rb") as fh:
+            # Our own file in the user's cache directory (same trust as the home dir).
+            value = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - a missing or stale cache is rebuilt
+        return None
+    return value if isinstance(value, Matrix) else None
+
+
+def _write_cache(path: Path, matrix: Matrix) -> None:
+    import os
+    import pickle
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump(matrix, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except (OSError, pickle.PicklingError):
+        return
