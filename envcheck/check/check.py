@@ -525,10 +525,12 @@ def declared_targets(
                 UNREADABLE,
             )
         )
+    if cli.gpus:
+        gpus, names = list(cli.gpus), list(cli.gpu_names)
     base = Target(
         driver=cli.driver or driver,
-        gpus=cli.gpus or tuple(dict.fromkeys(gpus)),
-        gpu_names=cli.gpu_names or tuple(dict.fromkeys(names)),
+        gpus=tuple(dict.fromkeys(gpus)),
+        gpu_names=tuple(dict.fromkeys(names)),
         python=cli.python or declared.python,
         os=cli.os,
         arch=cli.arch,

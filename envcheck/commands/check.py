@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import click
 
-from envcheck.cli_options import json_option
+from envcheck.cli_options import json_option, target_options
 from envcheck.commands._common import Obj
 from envcheck.errors import ExitCode
 
@@ -14,13 +15,25 @@ from envcheck.errors import ExitCode
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True))
 @json_option
+@target_options
 @click.pass_obj
-def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
+def check(
+    obj: Obj,
+    paths: tuple[str, ...],
+    as_json: bool,
+    driver: Optional[str],
+    gpus: tuple[str, ...],
+    os_name: Optional[str],
+    arch: Optional[str],
+    python_version: Optional[str],
+) -> int:
     """Check dependency files for GPU pins that cannot work together.
 
     With no PATH, finds requirements*.txt (and what they include), environment.yml,
     pyproject.toml and pixi.toml in the current directory. Never modifies files;
-    works offline with the bundled matrix.
+    works offline with the bundled matrix. [tool.envcheck] in pyproject.toml
+    declares the machines the project must serve (min-driver, gpus, platforms,
+    python); --driver/--gpu/--os/--arch/--python-version override it.
 
     Exit status: 0 clean (warnings allowed), 1 problems, 2 unreadable input.
     """
@@ -28,7 +41,8 @@ def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
     from envcheck.check.discover import discover, read_project
     from envcheck.check.matrix_subset import load_check_matrix
     from envcheck.check.render import render_json, render_text
-    from envcheck.resolve.target import Target
+    from envcheck.model.versions import parse_compute_capability
+    from envcheck.resolve.target import Target, target_from_flags
 
     cwd = Path.cwd()
     files: list[str | Path] = []
@@ -40,7 +54,24 @@ def check(obj: Obj, paths: tuple[str, ...], as_json: bool) -> int:
     if not paths:
         files.extend(discover(cwd))
     project = read_project(files, cwd)
-    report = check_pins(project, Target(), load_check_matrix(*needed(project)))
+    frameworks, gpu_names = needed(project)
+    gpu_names = gpu_names or any(parse_compute_capability(g) is None for g in gpus)
+    matrix = load_check_matrix(frameworks, gpu_names)
+    target = Target()
+    if driver or gpus or os_name or arch or python_version:
+        try:
+            target = target_from_flags(
+                matrix,
+                driver=driver,
+                gpus=gpus,
+                os_name=os_name,
+                arch=arch,
+                python=python_version,
+                base=Target(),
+            )
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    report = check_pins(project, target, matrix)
     if as_json:
         click.echo(render_json(report), nl=False)
     else:

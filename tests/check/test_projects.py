@@ -123,3 +123,29 @@ def test_bundled_matrix_flags_the_cu118_index(monkeypatch: pytest.MonkeyPatch) -
     code, out, err = run_cli("check", "requirements.txt")
     assert code == 1
     assert "requirements.txt:5: EC103 torch==2.8.0: https://download.pytorch.org/whl/cu118" in out
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_target_flags_override_the_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(PROJECTS / "healthy")
+    code, out, err = run_cli("check", "--gpu", "sm_120", "--os", "linux", "pyproject.toml")
+    assert code == 1
+    assert out.splitlines() == [
+        (
+            "pyproject.toml:5: EC106 torch>=2.5,<2.6 cannot serve linux; driver 550; sm_120"
+            " (declared at pyproject.toml:7): torch 2.5.0 (cu124) has no kernels for sm_120"
+            " (built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
+        ),
+        "envcheck check: 1 file checked, 1 problem",
+    ]
+    assert run_cli("check", "--python-version", "3.8", "requirements.txt").exit_code == 1
+    assert run_cli("check", "--gpu", "sm_89", "requirements.txt").exit_code == 0
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_bad_target_flag_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(PROJECTS / "healthy")
+    code, out, err = run_cli("check", "--driver", "banana")
+    assert code == 2
+    assert "cannot read driver version 'banana'" in err
+    assert "Traceback" not in err
