@@ -111,7 +111,8 @@ class _Reader:
         parts = [parsed]
         included: list[Path] = []
         for inc in parsed.includes:
-            target = (base / inc.target) if not Path(inc.target).is_absolute() else Path(inc.target)
+            name = _expand_env(inc.target)
+            target = (base / name) if not Path(name).is_absolute() else Path(name)
             resolved = target.resolve()
             if resolved in stack:
                 cycle = frozenset(stack[stack.index(resolved) :])
@@ -147,6 +148,14 @@ class _Reader:
     def _once(self, problem: Problem) -> None:
         if problem not in self.problems:
             self.problems.append(problem)
+
+
+def _expand_env(text: str) -> str:
+    """pip expands ``${NAME}`` (upper case, digits, underscores) in requirement files."""
+    import os
+    import re
+
+    return re.sub(r"\$\{([A-Z0-9_]+)\}", lambda m: os.environ.get(m.group(1), m.group(0)), text)
 
 
 def read_text_file(path: Path, limit: int) -> str:

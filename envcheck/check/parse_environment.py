@@ -144,6 +144,8 @@ def _dependency(item: Any, path: str, yaml: Any) -> ParsedFile:
         for key_node, value_node in item.value:
             if getattr(key_node, "value", None) != "pip":
                 continue
+            if isinstance(value_node, yaml.ScalarNode) and value_node.value in ("", "~", "null"):
+                continue
             if not isinstance(value_node, yaml.SequenceNode):
                 raise InputError(path, _line(value_node), "pip: must be a list")
             for sub in value_node.value:

@@ -92,3 +92,15 @@ def test_unknown_key_and_bad_spec_are_warnings() -> None:
 
 def test_empty_file() -> None:
     assert parse_environment("", "e.yml").pins == ()
+
+
+def test_empty_pip_list_is_fine() -> None:
+    assert parse_environment("dependencies:\n  - pip:\n", "e.yml").pins == ()
+
+
+def test_alias_and_deep_nesting_do_not_crash() -> None:
+    parsed = parse_environment("a: &a [*a]\n", "e.yml")
+    assert [p.code for p in parsed.problems] == ["EC005"]
+    deep = "dependencies:\n  - " + "[" * 2000 + "]" * 2000 + "\n"
+    with pytest.raises(InputError):
+        parse_environment(deep, "e.yml")

@@ -149,3 +149,20 @@ def test_bad_target_flag_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> No
     assert code == 2
     assert "cannot read driver version 'banana'" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_include_expands_environment_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "deps").mkdir()
+    (tmp_path / "deps" / "gpu.txt").write_text("torch==2.4.0\n", encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text(
+        "-r ${DEPS_DIR}/gpu.txt\ntensorflow[and-cuda]==2.16.1\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DEPS_DIR", "deps")
+    code, out, err = run_cli("check")
+    assert code == 1
+    assert out.splitlines()[0].startswith("requirements.txt:2: EC102 tensorflow[and-cuda]==2.16.1")
+    assert "(deps/gpu.txt:1)" in out
