@@ -477,16 +477,17 @@ def _choose_shared(
     for cuda_major, cudnn_major in itertools.product(options, cudnn_options):
         picked: dict[str, _Candidate] = {}
         for n in names:
-            for c in runnable[n]:
-                if c.build.cuda is not None and c.build.cuda.major != cuda_major:
-                    continue
-                m = _cudnn_major(c.build)
-                if m is not None and m != cudnn_major:
-                    continue
-                picked[n] = c
+            same_cuda = [
+                c for c in runnable[n] if c.build.cuda is None or c.build.cuda.major == cuda_major
+            ]
+            # A build whose cuDNN is recorded and matches beats one whose cuDNN is
+            # unknown: pip cannot install two cuDNN majors side by side.
+            known = [c for c in same_cuda if _cudnn_major(c.build) == cudnn_major]
+            unknown = [c for c in same_cuda if _cudnn_major(c.build) is None]
+            choice = (known if cudnn_major is not None else []) or unknown
+            if not choice:
                 break
-            else:
-                break
+            picked[n] = choice[0]
         if len(picked) != len(names):
             continue
         # Prefer GPU builds, then newer releases in request order, then newer CUDA.
@@ -609,7 +610,7 @@ def _plan_keras(
     from packaging.specifiers import SpecifierSet
 
     tf = chosen.get("tensorflow")
-    found: list[tuple[tuple[int, ...], str, KerasRelease]] = []
+    found: list[tuple[tuple[Any, ...], str, KerasRelease]] = []
     reasons: list[str] = []
     for row in rows:
         for version in row.versions:
@@ -625,7 +626,9 @@ def _plan_keras(
                 if not SpecifierSet(row.tensorflow).contains(tf.version, prereleases=True):
                     reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
                     continue
-            found.append((_version_key(version), version, row))
+            # Prefer a release that names the chosen TensorFlow over one that does not.
+            named = tf is not None and row.tensorflow is not None
+            found.append(((named, *_version_key(version)), version, row))
     if not found:
         return Unsatisfiable(
             "keras",
@@ -717,6 +720,14 @@ def _explain_block(
             PLATFORM,
             message,
             "use WSL2 (--os wsl)" + (f", or {alt_text}" if alt_text else ""),
+            first.sources,
+        )
+    if first.constraint == PLATFORM and target.os == "macos":
+        return Unsatisfiable(
+            fw,
+            PLATFORM,
+            f"macOS has no CUDA build of {fw} (requested {spec})",
+            "accept a CPU build (allow_cpu) or plan for a Linux machine",
             first.sources,
         )
     if first.constraint == GPU_ARCH:

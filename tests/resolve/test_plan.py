@@ -1,0 +1,452 @@
+"""(machine, request) → expected plan, against the shipped matrix.
+
+Every expected pick is read off the data rows, cited as ``torch.toml:LINE`` (the
+row's ``source`` is the PyTorch page or issue named there) and, for drivers,
+``cuda_driver.toml`` minimums (NVIDIA CUDA toolkit release notes, table 3):
+CUDA 10.1 needs 418.39, 11.x minor compat 450.80.02 (Windows 452.39), 12.x minor
+compat 525.60.13 (Windows 527.41), 12.4 550.54.14, 12.6 560.28.03, 12.8 570.26,
+12.9 575.51.03, 13.0 580.65.06, 13.2 595.45.04; Windows 12.8 570.65, 12.9 576.02.
+TensorFlow/JAX/Keras cases use the fixture rows in tests/resolve/fixtures
+(tensorflow.org tested build configurations).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+import pytest
+
+from envcheck.model.versions import parse_compute_capability, parse_driver_version
+from envcheck.resolve.plan import PlanInputError, plan
+from envcheck.resolve.target import Target
+
+
+def machine(
+    driver: Optional[str],
+    gpu: Optional[str],
+    os: str = "linux",
+    python: Optional[str] = None,
+    arch: str = "x86_64",
+) -> Target:
+    cc = parse_compute_capability(gpu) if gpu else None
+    return Target(
+        os=os,
+        arch=arch,
+        driver=parse_driver_version(driver),
+        gpus=(cc,) if cc else (),
+        python=python,
+    )
+
+
+K80, MAXWELL, PASCAL, VOLTA, T4 = "3.7", "5.2", "6.1", "7.0", "7.5"
+RTX5000, A100, ADA, H100, B200, RTX5090 = "7.5", "8.0", "8.9", "9.0", "10.0", "12.0"
+
+
+class Case(NamedTuple):
+    id: str
+    requests: tuple[str, ...]
+    target: Target
+    picks: dict[str, str]
+    """package → "version variant"."""
+    combo: bool = False
+
+
+CASES = [
+    # -- driver 418 (CUDA 10.1): newest cu101 torch is 1.8.1 (torch.toml:471); cu102 needs 440.33
+    Case("418-k80", ("torch",), machine("418.67", K80), {"torch": "1.8.1 cu101"}),
+    Case(
+        "418-k80-companions",
+        ("torch", "torchvision", "torchaudio"),
+        machine("418.67", K80),
+        {"torch": "1.8.1 cu101", "torchvision": "0.9.1 cu101", "torchaudio": "0.8.1 cu101"},
+    ),
+    Case(
+        "418-maxwell-py38",
+        ("torch",),
+        machine("418.39", MAXWELL, python="3.8"),
+        {"torch": "1.8.1 cu101"},
+    ),
+    # -- driver 450.80.02: CUDA 11.x through minor compat; cu118 rows (torch.toml:1121, 1323)
+    Case(
+        "450-volta-py38",
+        ("torch",),
+        machine("450.80.02", VOLTA, python="3.8"),
+        {"torch": "2.4.1 cu118"},
+    ),
+    Case(
+        "450-volta-py311",
+        ("torch",),
+        machine("450.80.02", VOLTA, python="3.11"),
+        {"torch": "2.7.1 cu118"},
+    ),
+    # -- driver 470 with Kepler (last branch for Kepler): 2.5.x cu118 still lists sm_37 (1190)
+    Case(
+        "470-k80-py38",
+        ("torch",),
+        machine("470.57.02", K80, python="3.8"),
+        {"torch": "2.4.1 cu118"},
+    ),
+    Case(
+        "470-k80-lt26",
+        ("torch<2.6",),
+        machine("470.57.02", K80, python="3.10"),
+        {"torch": "2.5.1 cu118"},
+    ),
+    # -- driver 525.60.13: every 12.x via minor compat; 2.14.0 has cu126 as its only 12.x (1919)
+    Case(
+        "525-a100", ("torch",), machine("525.60.13", A100, python="3.10"), {"torch": "2.14.0 cu126"}
+    ),
+    Case("535-t4", ("torch",), machine("535.104.05", T4, python="3.12"), {"torch": "2.14.0 cu126"}),
+    Case(
+        "535-t4-24",
+        ("torch>=2.4,<2.5", "torchvision"),
+        machine("535.104.05", T4),
+        {"torch": "2.4.1 cu121", "torchvision": "0.19.1 cu121"},
+    ),
+    Case(
+        "win-535-rtx5000",
+        ("torch",),
+        machine("537.13", RTX5000, os="windows", python="3.12"),
+        {"torch": "2.14.0 cu126"},
+    ),
+    Case(
+        "550-ada", ("torch",), machine("550.54.15", ADA, python="3.12"), {"torch": "2.14.0 cu126"}
+    ),
+    # 2.4.1: cu118/cu121/cu124 all run natively on 550.54.15; cu121 is the PyPI default (1136)
+    Case(
+        "550-ada-py38",
+        ("torch",),
+        machine("550.54.15", ADA, python="3.8"),
+        {"torch": "2.4.1 cu121"},
+    ),
+    Case(
+        "550-a100-py314",
+        ("torch",),
+        machine("550.54.15", A100, python="3.14"),
+        {"torch": "2.14.0 cu126"},
+    ),
+    Case("560-ada", ("pytorch",), machine("560.35.03", ADA), {"torch": "2.14.0 cu126"}),
+    Case("570-h100", ("torch",), machine("570.124.06", H100), {"torch": "2.14.0 cu126"}),
+    Case(
+        "570-h100-210", ("torch==2.10.*",), machine("570.124.06", H100), {"torch": "2.10.0 cu128"}
+    ),
+    Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.0 cu126"}),
+    # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
+    #    cu129 row (torch.toml:1883) is linux-only with archs not recorded
+    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.13.0 cu129"}),
+    # Windows 576.02 (CUDA 12.9): no cu129 on Windows; 2.11.0 cu128 has sm_120 (1614)
+    Case(
+        "win-576-rtx5090",
+        ("torch",),
+        machine("576.02", RTX5090, os="windows"),
+        {"torch": "2.11.0 cu128"},
+    ),
+    Case(
+        "580-rtx5090",
+        ("torch", "torchvision"),
+        machine("580.65.06", RTX5090, python="3.12"),
+        {"torch": "2.14.0 cu130", "torchvision": "0.29.0 cu130"},
+    ),
+    Case(
+        "580-b200-py314",
+        ("torch",),
+        machine("580.95.05", B200, python="3.14"),
+        {"torch": "2.14.0 cu130"},
+    ),
+    # Maxwell/Volta: cu130 starts at sm_75 (1949); cu126 keeps sm_50/sm_70 (1919)
+    Case("580-maxwell", ("torch",), machine("580.65.06", MAXWELL), {"torch": "2.14.0 cu126"}),
+    Case("580-volta", ("torch",), machine("580.65.06", VOLTA), {"torch": "2.14.0 cu126"}),
+    Case(
+        "580-pascal-211",
+        ("torch==2.11.*",),
+        machine("580.65.06", PASCAL),
+        {"torch": "2.11.0 cu126"},
+    ),
+    # Python 3.9: newest is 2.8.0 (python 3.9-3.13, 1404): cu128 is native and the PyPI default
+    Case(
+        "580-ada-py39",
+        ("torch",),
+        machine("580.65.06", ADA, python="3.9"),
+        {"torch": "2.8.0 cu128"},
+    ),
+    # Python 3.7: newest is 1.13.1 (3.7-3.10); cu117 is the PyPI default (869)
+    Case(
+        "580-ada-py37",
+        ("torch",),
+        machine("580.65.06", ADA, python="3.7"),
+        {"torch": "1.13.1 cu117"},
+    ),
+    # 595.71.05 runs CUDA 13.2 natively; 2.14.0 cu130 (1949) is the PyPI default, cu132 isn't
+    Case("595-h100", ("torch",), machine("595.71.05", H100), {"torch": "2.14.0 cu130"}),
+    # aarch64 rows (1966, 1998) mark no PyPI default: both native, so the newer CUDA
+    Case(
+        "610-gh200-aarch64",
+        ("torch",),
+        machine("610.43.02", H100, arch="aarch64"),
+        {"torch": "2.14.0 cu132"},
+    ),
+    # torchaudio is recorded up to 2.11.0 (companion rows); on 550 both cu126 and cu128 run
+    # through minor compat, neither is the PyPI default (cu130 is), so the newer CUDA
+    Case(
+        "torchaudio-alone",
+        ("torchaudio",),
+        machine("550.54.15", ADA),
+        {"torch": "2.11.0 cu128", "torchaudio": "2.11.0 cu128"},
+    ),
+    # -- TensorFlow, JAX, Keras (fixture rows)
+    Case(
+        "tf114-old-project",
+        ("tensorflow-gpu==1.14.*",),
+        machine("418.67", PASCAL, python="3.7"),
+        {"tensorflow-gpu": "1.14.0 cu100"},
+        True,
+    ),
+    Case(
+        "tf-550",
+        ("tensorflow",),
+        machine("550.54.15", ADA, python="3.12"),
+        {"tensorflow": "2.20.0 cu125"},
+        True,
+    ),
+    Case(
+        "win-tf-210",
+        ("tensorflow",),
+        machine("560.94", T4, os="windows", python="3.10"),
+        {"tensorflow": "2.10.0 cu112"},
+        True,
+    ),
+    Case(
+        "wsl-tf",
+        ("tensorflow",),
+        machine("560.94", T4, os="wsl", python="3.12"),
+        {"tensorflow": "2.20.0 cu125"},
+        True,
+    ),
+    Case(
+        "torch-tf-jax-550",
+        ("torch", "tensorflow", "jax"),
+        machine("550.54.15", ADA, python="3.12"),
+        {"torch": "2.14.0 cu126", "tensorflow": "2.20.0 cu125", "jax": "0.7.2 cuda12"},
+        True,
+    ),
+    # cuDNN 8.9 (TF 2.15) forces a cuDNN 8 torch: 2.3.1 cu121 has cuDNN 8.9 (1082)
+    Case(
+        "torch-tf215-cudnn8",
+        ("torch", "tensorflow==2.15.*"),
+        machine("550.54.15", A100, python="3.11"),
+        {"torch": "2.3.1 cu121", "tensorflow": "2.15.0 cu122"},
+        True,
+    ),
+    # TF 2.14 is CUDA 11.8 + cuDNN 8.7: torch 2.3.1 cu118 (8.7, 1067)
+    Case(
+        "torch-tf214-cuda11",
+        ("torch", "tensorflow==2.14.*"),
+        machine("535.104.05", A100, python="3.11"),
+        {"torch": "2.3.1 cu118", "tensorflow": "2.14.0 cu118"},
+        True,
+    ),
+    # On 580 jax picks cuda13 first only if torch agrees: torch 2.14 cu130, jax 0.7.2 cuda13
+    Case(
+        "torch-jax-580",
+        ("torch", "jax"),
+        machine("580.65.06", H100, python="3.12"),
+        {"torch": "2.14.0 cu130", "jax": "0.7.2 cuda13"},
+        True,
+    ),
+    Case(
+        "keras2-with-tf215",
+        ("tensorflow==2.15.*", "keras"),
+        machine("550.54.15", ADA, python="3.11"),
+        {"tensorflow": "2.15.0 cu122", "keras": "2.15.0 None"},
+        True,
+    ),
+    Case(
+        "keras3-alone",
+        ("keras",),
+        machine("550.54.15", ADA, python="3.12"),
+        {"keras": "3.12.0 None"},
+        True,
+    ),
+]
+
+
+def _got(result: Any) -> dict[str, str]:
+    return {p.package: f"{p.version} {p.variant}" for p in result.picks}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_plan_picks(case: Case, matrix: Any, combo_matrix: Any) -> None:
+    m = combo_matrix if case.combo else matrix
+    result = plan(case.requests, case.target, m)
+    assert result.unsatisfiable is None, str(result.unsatisfiable)
+    assert _got(result) == case.picks
+
+
+class Blocked(NamedTuple):
+    id: str
+    requests: tuple[str, ...]
+    target: Target
+    constraint: str
+    says: tuple[str, ...]
+    combo: bool = False
+
+
+BLOCKED = [
+    Blocked(
+        "418-torch2",
+        ("torch>=2",),
+        machine("418.67", K80),
+        "driver",
+        (
+            "driver 418.67 supports CUDA up to 10.1",
+            "needs CUDA >= 11.7",
+            "driver >= 450.80.02",
+            "newest torch that runs on this machine is torch 1.8.1",
+        ),
+    ),
+    Blocked(
+        "win-418-torch2",
+        ("torch>=2",),
+        machine("418.96", PASCAL, os="windows"),
+        "driver",
+        ("supports CUDA up to 10.1", "driver >= 452.39"),
+    ),
+    Blocked(
+        "py315",
+        ("torch",),
+        machine("580.65.06", ADA, python="3.15"),
+        "python",
+        ("supports Python 3.15",),
+    ),
+    # RTX 5090 (sm_120) on 570: every 2.0-2.5 row lists its archs and none has sm_120
+    Blocked(
+        "rtx5090-old-torch",
+        ("torch>=2.0,<2.6",),
+        machine("570.124.06", RTX5090),
+        "gpu_arch",
+        ("sm_120", "newest torch that runs on this machine is torch 2.13.0"),
+    ),
+    Blocked(
+        "macos", ("torch",), machine(None, None, os="macos", arch="aarch64"), "platform", ("macOS",)
+    ),
+    Blocked(
+        "unknown-release",
+        ("torch==9.9",),
+        machine("580.65.06", ADA),
+        "no_release",
+        ("no torch release",),
+    ),
+    Blocked(
+        "companion-mismatch",
+        ("torch==2.5.1", "torchvision==0.19.1"),
+        machine("580.65.06", ADA),
+        "companion",
+        ("0.20.1",),
+    ),
+    Blocked(
+        "win-tf-new",
+        ("tensorflow>=2.11",),
+        machine("560.94", T4, os="windows"),
+        "platform",
+        ("native Windows: newest GPU tensorflow is 2.10.0", "WSL2"),
+        True,
+    ),
+    Blocked(
+        "tf114-on-ampere-driver-too-old",
+        ("tensorflow-gpu==1.14.*",),
+        machine("396.26", PASCAL, python="3.7"),
+        "driver",
+        ("supports CUDA up to 9.2", "CUDA >= 10.0"),
+        True,
+    ),
+    Blocked(
+        "jax-windows",
+        ("jax",),
+        machine("560.94", ADA, os="windows"),
+        "platform",
+        ("native Windows",),
+        True,
+    ),
+    Blocked(
+        "tf215-with-torch-on-418",
+        ("tensorflow==2.15.*",),
+        machine("418.67", T4),
+        "driver",
+        ("CUDA >= 12.2",),
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", BLOCKED, ids=[c.id for c in BLOCKED])
+def test_plan_unsatisfiable(case: Blocked, matrix: Any, combo_matrix: Any) -> None:
+    m = combo_matrix if case.combo else matrix
+    result = plan(case.requests, case.target, m)
+    assert result.unsatisfiable is not None, result.picks
+    assert result.unsatisfiable.constraint == case.constraint
+    text = str(result.unsatisfiable)
+    for part in case.says:
+        assert part in text
+
+
+def test_old_tf_with_new_torch_names_python(combo_matrix: Any) -> None:
+    # TF 1.14 is CUDA 10.0 only; torch>=2 has no CUDA 10 build.
+    result = plan(
+        ("torch>=2", "tensorflow-gpu==1.14.*"),
+        machine("580.65.06", VOLTA, python="3.7"),
+        combo_matrix,
+    )
+    assert result.unsatisfiable is not None
+    # torch>=2 needs Python >= 3.8: python blocks first
+    assert result.unsatisfiable.framework == "torch"
+
+
+def test_shared_cuda_conflict_named(combo_matrix: Any) -> None:
+    result = plan(
+        ("torch==2.14.*", "tensorflow==2.14.*"),
+        machine("580.65.06", H100, python="3.11"),
+        combo_matrix,
+    )
+    assert result.unsatisfiable is not None
+    assert result.unsatisfiable.constraint == "shared_cuda"
+    assert "tensorflow: CUDA 11" in result.unsatisfiable.message
+
+
+def test_allow_cpu_on_macos(matrix: Any) -> None:
+    result = plan(
+        ("torch",), machine(None, None, os="macos", arch="aarch64"), matrix, allow_cpu=True
+    )
+    assert _got(result) == {"torch": "2.14.0 cpu"}
+
+
+def test_decisions_cite_sources(matrix: Any) -> None:
+    result = plan(("torch",), machine("580.65.06", RTX5090), matrix)
+    torch = [d for d in result.decisions if d.subject == "torch"]
+    assert torch and torch[0].sources
+    assert (
+        "github.com/pytorch/pytorch" in torch[0].sources[0] or "pytorch.org" in torch[0].sources[0]
+    )
+
+
+def test_minor_compat_is_a_warning(matrix: Any) -> None:
+    result = plan(("torch",), machine("535.104.05", T4), matrix)
+    assert any("minor-version compatibility" in w for w in result.warnings)
+
+
+def test_unknown_framework_is_an_input_error(matrix: Any) -> None:
+    with pytest.raises(PlanInputError, match="cannot plan 'numpy'"):
+        plan(("numpy",), machine("580.65.06", ADA), matrix)
+
+
+def test_same_framework_twice(matrix: Any) -> None:
+    with pytest.raises(PlanInputError, match="twice"):
+        plan(("torch", "pytorch"), machine("580.65.06", ADA), matrix)
+
+
+def test_framework_without_rows_is_passed_on(matrix: Any) -> None:
+    from dataclasses import replace
+
+    bare = replace(matrix, builds={"torch": matrix.builds["torch"]})
+    result = plan(("cupy-cuda12x>=13",), machine("580.65.06", ADA), bare)
+    assert [p.requirement for p in result.picks] == ["cupy-cuda12x>=13"]
+    assert result.warnings
