@@ -113,6 +113,9 @@ class _Reader:
         for inc in parsed.includes:
             name = _expand_env(inc.target)
             target = (base / name) if not Path(name).is_absolute() else Path(name)
+            if inc.project:
+                parts.append(self.project_include(target, inc.extras))
+                continue
             resolved = target.resolve()
             if resolved in stack:
                 cycle = frozenset(stack[stack.index(resolved) :])
@@ -144,6 +147,31 @@ class _Reader:
             included.extend(more)
         merged = merge(parsed.path, parts)
         return replace(merged, includes=()), included
+
+    def project_include(self, directory: Path, extras: tuple[str, ...]) -> ParsedFile:
+        """The dependencies ``pip install ./dir[extras]`` brings from its pyproject.toml."""
+        from envcheck.check.parse_pyproject import parse_pyproject
+        from envcheck.check.parse_requirements import merge, normalise_name
+
+        path = directory / "pyproject.toml"
+        shown = display(path, self.cwd)
+        if not path.is_file():
+            return ParsedFile(shown)  # setup.py projects: nothing we can read
+        text = self.text(path)
+        if text is None:
+            return ParsedFile(shown)
+        try:
+            doc = parse_pyproject(text, shown)
+        except InputError as exc:
+            self._once(_unreadable(shown, exc))
+            return ParsedFile(shown)
+        parts = [doc.base]
+        wanted = {f"extra {normalise_name(e)}" for e in extras}
+        parts += [part for name, part in doc.extras if normalise_name(name) in wanted]
+        merged = merge(shown, parts)
+        # pip does not read [tool.uv.sources]: the pins come from the usual indexes.
+        pins = tuple(replace(p, index_url=None, index_location=None) for p in merged.pins)
+        return replace(merged, pins=pins, indexes=(), python=(), problems=())
 
     def _once(self, problem: Problem) -> None:
         if problem not in self.problems:

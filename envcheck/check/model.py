@@ -152,6 +152,9 @@ class Include:
     """The path as written."""
     constraint: bool
     location: Location
+    project: bool = False
+    """``.`` / ``-e .[gpu]``: the local project, whose pyproject.toml dependencies join."""
+    extras: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

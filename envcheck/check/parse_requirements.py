@@ -157,15 +157,38 @@ def parse_line(line: str, loc: Location, constraint: bool = False) -> ParsedFile
             if not value:
                 return _problem(loc, INVALID_REQUIREMENT, f"{opt} needs a URL")
             return ParsedFile(loc.path, indexes=(IndexRef(_unquote(value), _INDEX_OPTS[opt], loc),))
-        if opt in _EDITABLE or opt in _VALUE_OPTS or opt in _FLAG_OPTS:
+        if opt in _EDITABLE:
+            return _local_project(value or "", loc) or ParsedFile(loc.path)
+        if opt in _VALUE_OPTS or opt in _FLAG_OPTS:
             return ParsedFile(loc.path)
         return _problem(loc, UNKNOWN_OPTION, f"unknown pip option {opt!r}", WARNING)
+    project = _local_project(line, loc)
+    if project is not None:
+        return project
     pin, problem = parse_requirement_text(line, loc, constraint=constraint)
     return ParsedFile(
         loc.path,
         pins=() if pin is None else (pin,),
         problems=() if problem is None else (problem,),
     )
+
+
+_LOCAL_PROJECT = re.compile(r"^(\.{1,2}(?:/[^\s\[;]*)?)\s*(?:\[([^\]]*)\])?\s*(?:;.*)?$")
+
+
+def _local_project(text: str, loc: Location) -> Optional[ParsedFile]:
+    """``.``, ``./sub[gpu]``: a local project directory, an include of its pyproject."""
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        text = _unquote(text)
+    m = _LOCAL_PROJECT.match(text)
+    if m is None:
+        return None
+    extras = tuple(
+        sorted(normalise_name(e.strip()) for e in (m.group(2) or "").split(",") if e.strip())
+    )
+    include = Include(m.group(1), False, loc, project=True, extras=extras)
+    return ParsedFile(loc.path, includes=(include,))
 
 
 def _problem(loc: Location, code: str, message: str, severity: str = ERROR) -> ParsedFile:

@@ -58,7 +58,10 @@ def test_options() -> None:
         ("base.txt", False, 5),
         ("constraints.txt", True, 6),
         ("more.txt", False, 7),
+        ("./local/package", False, 15),
+        ("./vendored", False, 19),
     ]
+    assert [i.project for i in parsed.includes] == [False, False, False, True, True]
 
 
 def test_continuations_and_comments() -> None:
@@ -95,3 +98,17 @@ def test_constraint_file_pins_are_marked() -> None:
 
 def test_empty() -> None:
     assert parse_requirements("", "r.txt").pins == ()
+
+
+def test_local_project_lines_are_project_includes() -> None:
+    text = ".\n-e .[gpu, Test]\n./sub ; python_version > '3.8'\n-e ../other\n-e git+https://x/y.git#egg=y\n"
+    parsed = parse_requirements(text, "r.txt")
+    got = [(i.target, i.project, i.extras, i.location.line) for i in parsed.includes]
+    assert got == [
+        (".", True, (), 1),
+        (".", True, ("gpu", "test"), 2),
+        ("./sub", True, (), 3),
+        ("../other", True, (), 4),
+    ]
+    assert parsed.pins == ()
+    assert parsed.problems == ()

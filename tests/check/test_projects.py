@@ -166,3 +166,40 @@ def test_include_expands_environment_variables(
     assert code == 1
     assert out.splitlines()[0].startswith("requirements.txt:2: EC102 tensorflow[and-cuda]==2.16.1")
     assert "(deps/gpu.txt:1)" in out
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_conda_env_installing_the_project_sees_its_pins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "environment.yml").write_text(
+        "dependencies:\n  - python=3.11\n  - cuda-version=11.8\n  - pip:\n      - -e .[tf]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "p"\ndependencies = ["torch==2.4.0"]\n'
+        '[project.optional-dependencies]\ntf = ["tensorflow-gpu==1.15.0"]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("check", "environment.yml")
+    assert code == 1
+    assert out.splitlines() == [
+        (
+            "environment.yml:2: EC105 python=3.11 allows Python 3.11, but"
+            " tensorflow-gpu==1.15.0 (pyproject.toml:5) supports Python 2.7 to 3.7"
+        ),
+        (
+            "environment.yml:3: EC104 cuda-version=11.8 gives CUDA 11, but"
+            " tensorflow-gpu==1.15.0 (pyproject.toml:5) is built for CUDA 10"
+        ),
+        (
+            "pyproject.toml:5: EC101 tensorflow-gpu==1.15.0 needs CUDA 10, but"
+            " torch==2.4.0 (pyproject.toml:3) needs CUDA 12; one environment cannot load both"
+        ),
+        (
+            "pyproject.toml:5: EC102 tensorflow-gpu==1.15.0 needs cuDNN 7, but"
+            " torch==2.4.0 (pyproject.toml:3) needs cuDNN 9; one environment cannot load both"
+        ),
+        "envcheck check: 2 files checked, 4 problems",
+    ]
