@@ -37,6 +37,8 @@ class Context:
     # Internal facts shared between probes, not part of the snapshot.
     site_dirs: list[str] = field(default_factory=list)
     """site-packages directories of the target interpreter (machine paths)."""
+    dist_locations: dict[str, str] = field(default_factory=dict)
+    """normalised distribution name → its dist-info directory (machine path)."""
     conda_prefix: Optional[str] = None
     """The conda environment prefix of the target interpreter, if any."""
 
