@@ -49,15 +49,16 @@ def run_streamed(argv: Sequence[str], timeout: float) -> int:
 
     timer = threading.Timer(timeout, kill)
     timer.start()
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            click.echo(line, nl=False, err=True)
-        code = proc.wait()
-    finally:
-        timer.cancel()
-        if proc.poll() is None:
-            proc.kill()
+    with proc:
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                click.echo(line, nl=False, err=True)
+            code = proc.wait()
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
     if timed_out.is_set():
         raise EnvcheckError(f"{argv[0]} ran longer than {int(timeout)} s and was stopped")
     return code
@@ -159,7 +160,7 @@ def install(
     interpreter = python or sys.executable
     matrix = load_matrix()
     before = detect_snapshot(obj, python)
-    target = target_from_snapshot(before)
+    target = target_from_snapshot(before, matrix)
     result = make_plan(requirements, target, matrix)
     if result.unsatisfiable is not None:
         return report_unsatisfiable(result, explain=False)

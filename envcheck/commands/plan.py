@@ -35,7 +35,7 @@ def build_target(
 
     base = None
     if snapshot_file is not None or not (driver or gpus or os_name or arch):
-        base = target_from_snapshot(load_or_detect(obj, snapshot_file, None))
+        base = target_from_snapshot(load_or_detect(obj, snapshot_file, None), matrix)
     try:
         return target_from_flags(
             matrix,

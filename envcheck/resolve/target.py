@@ -66,8 +66,12 @@ class Target:
         return "; ".join(parts) or "an unspecified machine"
 
 
-def target_from_snapshot(snapshot: Snapshot) -> Target:
-    """The target described by a snapshot's platform, driver, GPUs and Python."""
+def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) -> Target:
+    """The target described by a snapshot's platform, driver, GPUs and Python.
+
+    With ``matrix``, a GPU recorded by name only (no compute capability, as in
+    nvidia-smi fallbacks and collect_env reports) is looked up in gpus.toml.
+    """
     p = snapshot.platform
     os_name: Optional[str] = None
     if p.os == "linux":
@@ -81,6 +85,9 @@ def target_from_snapshot(snapshot: Snapshot) -> Target:
     names = []
     for g in snapshot.gpus:
         cc = parse_compute_capability(g.compute_capability)
+        if cc is None and matrix is not None and g.name:
+            model = matrix.gpu(g.name)
+            cc = None if model is None else model.compute_capability
         if cc is not None:
             ccs.append(cc)
         if g.name:

@@ -1,0 +1,240 @@
+"""`envcheck plan`, `envcheck env` and `envcheck install` through main()."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXTURES, run_cli
+
+RTX5090_SNAPSHOT = str(FIXTURES / "snapshots" / "what-if-rtx5090-torch-cu126.json")
+NEW_MACHINE = ("--driver", "580.65.06", "--gpu", "RTX 5090", "--os", "linux", "--python", "3.12")
+
+
+def test_plan_pip_for_flags() -> None:
+    code, out, err = run_cli("plan", "torch==2.14.*", "torchvision", *NEW_MACHINE)
+    assert code == 0, err
+    assert out.splitlines()[1:] == ["pip install torch==2.14.0 torchvision==0.29.0"]
+
+
+def test_plan_from_snapshot() -> None:
+    # 575.57.08 (CUDA 12.9) + RTX 5090 (sm_120) + Python 3.12: 2.14/2.13 x86 cu126 lack
+    # sm_120, cu130 needs 580; 2.13.0 cu129 is linux-only with archs not recorded.
+    code, out, err = run_cli("plan", "torch", "--snapshot", RTX5090_SNAPSHOT)
+    assert code == 0, err
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129" in out
+
+
+def test_plan_unsatisfiable_exits_1_naming_the_blocker() -> None:
+    code, out, err = run_cli(
+        "plan", "torch>=2", "--driver", "418.67", "--gpu", "Tesla K80", "--os", "linux"
+    )
+    assert code == 1
+    assert out == ""
+    assert "cannot plan torch (driver)" in err
+    assert "driver 418.67 supports CUDA up to 10.1" in err
+    assert "torch 1.8.1" in err
+
+
+def test_plan_json_contract() -> None:
+    code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["schema"] == "envcheck.plan/1"
+    assert data["ok"] is True
+    assert data["target"] == {
+        "os": "linux",
+        "arch": "x86_64",
+        "driver": "580.65.06",
+        "gpus": ["12.0"],
+        "gpu_names": ["GeForce RTX 5090"],
+        "python": "3.12",
+    }
+    assert data["picks"][0]["requirement"] == "torch==2.14.0"
+    assert data["picks"][0]["variant"] == "cu130"
+    assert data["decisions"][0]["subject"] == "target"
+
+
+def test_plan_json_unsatisfiable_still_json() -> None:
+    code, out, err = run_cli(
+        "plan", "torch>=2", "--driver", "418.67", "--gpu", "sm_37", "--format", "json"
+    )
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False
+    assert data["unsatisfiable"]["constraint"] == "driver"
+    assert "cannot plan" in err
+
+
+def test_plan_explain_cites_sources() -> None:
+    code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--explain")
+    assert code == 0
+    assert "# torch: torch 2.14.0 (cu130" in out
+    assert "#   source: https://" in out
+
+
+@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements"])
+def test_plan_formats(fmt: str) -> None:
+    code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", fmt)
+    assert code == 0
+    assert "2.14.0" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("plan", "numpy", *NEW_MACHINE),
+        ("plan", "torch>>2", *NEW_MACHINE),
+        ("plan", "torch", "--driver", "latest", "--os", "linux"),
+        ("plan", "torch", "--gpu", "Voodoo 2", "--os", "linux"),
+        ("plan", "torch", "--snapshot", "/nonexistent/snapshot.json"),
+    ],
+)
+def test_plan_bad_input_exits_2_with_one_line(args: tuple[str, ...]) -> None:
+    code, out, err = run_cli(*args)
+    assert code == 2
+    assert out == ""
+    assert "Traceback" not in err
+
+
+def test_env_writes_then_refuses_to_overwrite(tmp_path: Path) -> None:
+    path = tmp_path / "environment.yml"
+    code, _, err = run_cli("env", "torch==2.14.*", "-o", str(path), *NEW_MACHINE[:-2])
+    assert code == 0, err
+    import yaml
+
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert "pytorch=2.14.0=cuda*" in doc["dependencies"]
+    path.write_text("mine", encoding="utf-8")
+    code, _, err = run_cli("env", "torch", "-o", str(path), *NEW_MACHINE[:-2])
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "--force" in err
+    assert path.read_text(encoding="utf-8") == "mine"
+    code, _, _ = run_cli("env", "torch", "-o", str(path), "--force", *NEW_MACHINE[:-2])
+    assert code == 0
+    assert "conda-forge" in path.read_text(encoding="utf-8")
+
+
+def test_env_unsatisfiable_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "environment.yml"
+    code, _, err = run_cli("env", "torch>=2", "-o", str(path), "--driver", "418.67")
+    assert code == 1
+    assert not path.exists()
+    assert "driver" in err
+
+
+# -- install (detection faked; no subprocess may run) ---------------------------------
+
+
+@pytest.fixture
+def snapshot_here(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Detection returns the RTX 5090 snapshot instead of reading this machine."""
+    from envcheck.commands import _common
+    from envcheck.snapshot_io import read_snapshot
+
+    snap = read_snapshot(RTX5090_SNAPSHOT)
+    monkeypatch.setattr(_common, "detect_snapshot", lambda obj, python: snap)
+    return snap
+
+
+def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
+    code, out, err = run_cli("install", "torch", "--dry-run", "--python", "/venv/bin/python")
+    assert code == 0, err
+    assert "/venv/bin/python -m pip install torch==2.13.0 --index-url" in out
+
+
+def test_install_declined_changes_nothing(snapshot_here: Any) -> None:
+    code, _, err = run_cli("install", "torch", "--python", "/venv/bin/python", input="n\n")
+    assert code == 0
+    assert "nothing changed" in err
+
+
+def test_install_unsatisfiable_exits_1(snapshot_here: Any) -> None:
+    code, _, err = run_cli("install", "torch<2.6,>=2", "--yes", "--python", "/venv/bin/python")
+    assert code == 1
+    assert "sm_120" in err
+
+
+def test_verify_install_compares_detection_with_plan(snapshot_here: Any) -> None:
+    from envcheck.commands.install import verify_install
+    from envcheck.matrix import bundled_dir, load_matrix_from
+    from envcheck.resolve.plan import plan
+    from envcheck.resolve.target import target_from_snapshot
+
+    matrix = load_matrix_from(bundled_dir())
+    p = plan(("torch",), target_from_snapshot(snapshot_here, matrix), matrix)
+    ok, lines = verify_install(p, snapshot_here)
+    # The snapshot has torch 2.x cu126 installed, not the planned 2.13.0.
+    assert not ok
+    assert lines and "planned" in lines[0]
+
+
+def test_restore_command_is_exact(tmp_path: Path) -> None:
+    from envcheck.commands.install import restore_command
+
+    freeze = tmp_path / "freeze 1.txt"
+    assert restore_command("/venv/bin/python", freeze) == (
+        f"/venv/bin/python -m pip install --no-deps --force-reinstall -r '{freeze}'"
+    )
+
+
+def test_install_yes_records_freeze_then_runs_pip(
+    snapshot_here: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from envcheck.commands import install
+
+    ran: list[list[str]] = []
+    freeze = tmp_path / "freeze.txt"
+    monkeypatch.setattr(install, "record_freeze", lambda python, directory: freeze)
+    monkeypatch.setattr(install, "run_streamed", lambda argv, timeout: ran.append(list(argv)) or 0)
+    code, out, err = run_cli("install", "torch==2.13.*", "--yes", "--python", "/venv/bin/python")
+    assert ran == [
+        [
+            "/venv/bin/python",
+            "-m",
+            "pip",
+            "install",
+            "torch==2.13.0",
+            "--index-url",
+            "https://download.pytorch.org/whl/cu129",
+        ]
+    ]
+    assert (
+        f"to restore them: /venv/bin/python -m pip install --no-deps --force-reinstall -r {freeze}"
+        in err
+    )
+    # Detection (faked) still sees torch 2.6.0: the install is reported as not right.
+    assert code == 1
+    assert "torch: 2.6.0+cu126 installed, 2.13.0 planned" in out
+
+
+@pytest.mark.slow
+@pytest.mark.real_machine
+@pytest.mark.network
+def test_install_keras_for_real(tmp_path: Path) -> None:
+    """End to end: a throwaway venv, `envcheck install keras --yes`, detection after.
+
+    keras is the smallest requirement the resolver plans (its dependencies are a
+    few small wheels plus numpy/h5py); the PyTorch indexes are not reachable from CI.
+    """
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    bindir = "Scripts" if sys.platform == "win32" else "bin"
+    python = venv / bindir / ("python.exe" if sys.platform == "win32" else "python")
+    code, out, err = run_cli("install", "keras", "--yes", "--python", str(python))
+    assert code == 0, err[-3000:]
+    assert "to restore them:" in err
+    assert "keras" in out and "as planned" in out
+    done = subprocess.run(
+        [str(python), "-m", "pip", "show", "keras"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0
+    freezes = list((Path.home() / ".cache" / "envcheck" / "restore").glob("freeze-*.txt"))
+    assert len(freezes) == 1
