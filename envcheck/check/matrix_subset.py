@@ -14,8 +14,8 @@ that cannot be read or written is ignored.
 
 from __future__ import annotations
 
-import hashlib
 import sys
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Optional
@@ -44,12 +44,12 @@ def load_check_matrix(
     paths = [files[d] for d in wanted if d in files]
     cache = None if env.get(ENV_NO_CACHE) else _cache_file(paths)
     if cache is not None:
-        cached = _read_cache(cache)
+        cached = _read_cache(*cache)
         if cached is not None:
             return cached
     matrix = _load(directory, paths)
     if cache is not None:
-        _write_cache(cache, matrix)
+        _write_cache(*cache, matrix)
     return matrix
 
 
@@ -76,36 +76,37 @@ def _load(directory: Path, paths: list[Path]) -> Matrix:
     )
 
 
-def _cache_file(paths: list[Path]) -> Optional[Path]:
+def _cache_file(paths: list[Path]) -> Optional[tuple[Path, str]]:
     import envcheck
     from envcheck.matrix import load, rows
 
-    digest = hashlib.sha256(f"{envcheck.__version__} {sys.version}".encode())
+    key = f"{envcheck.__version__} {sys.version}\n"
     try:
         for path in (*paths, Path(rows.__file__), Path(load.__file__)):
             st = path.stat()
-            digest.update(f"{path.resolve()} {st.st_size} {st.st_mtime_ns}\n".encode())
+            key += f"{path.resolve()} {st.st_size} {st.st_mtime_ns}\n"
         import platformdirs
 
         root = Path(platformdirs.user_cache_dir("envcheck"))
     except (OSError, TypeError):
         return None
-    return root / "check" / f"matrix-{digest.hexdigest()[:32]}.pickle"
+    # The file name only spreads keys; the whole key is stored and compared on load.
+    return root / "check" / f"matrix-{zlib.crc32(key.encode()):08x}.pickle", key
 
 
-def _read_cache(path: Path) -> Optional[Matrix]:
+def _read_cache(path: Path, key: str) -> Optional[Matrix]:
     import pickle
 
     try:
         with path.open("rb") as fh:
             # Our own file in the user's cache directory (same trust as the home dir).
-            value = pickle.load(fh)
+            stored_key, value = pickle.load(fh)
     except Exception:  # noqa: BLE001 - a missing or stale cache is rebuilt
         return None
-    return value if isinstance(value, Matrix) else None
+    return value if stored_key == key and isinstance(value, Matrix) else None
 
 
-def _write_cache(path: Path, matrix: Matrix) -> None:
+def _write_cache(path: Path, key: str, matrix: Matrix) -> None:
     import os
     import pickle
 
@@ -113,7 +114,7 @@ def _write_cache(path: Path, matrix: Matrix) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         with tmp.open("wb") as fh:
-            pickle.dump(matrix, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, matrix), fh, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
     except (OSError, pickle.PicklingError):
         return

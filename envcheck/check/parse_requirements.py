@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from envcheck.check.model import (
     ERROR,
@@ -25,6 +25,9 @@ from envcheck.check.model import (
     Pin,
     Problem,
 )
+
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
 
 _COMMENT = re.compile(r"(^|\s+)#.*$")
 _LOCAL = re.compile(r"^(?:===?)\s*[^+]*\+([A-Za-z0-9.]+)$")
@@ -100,38 +103,67 @@ def parse_requirement_text(
     text: str, location: Location, source: str = "pip", constraint: bool = False
 ) -> tuple[Optional[Pin], Optional[Problem]]:
     """One requirement string (``tensorflow[and-cuda]==2.16.1; python_version>'3.8'``)."""
-    from packaging.requirements import InvalidRequirement, Requirement
-
     # Per-requirement options (--hash=...) follow the requirement.
     req_text = re.split(r"\s+--?[A-Za-z]", " " + text, maxsplit=1)[0].strip()
     if not req_text:
         return None, None
     if _is_path_or_url(req_text):
         return None, None
-    try:
-        req = Requirement(req_text)
-    except InvalidRequirement as exc:
-        first = str(exc).splitlines()[0] if str(exc) else "invalid requirement"
-        return None, Problem(location, INVALID_REQUIREMENT, f"not a valid requirement: {first}")
-    if req.url:
-        return None, None
-    spec = str(req.specifier)
+    simple = _parse_simple(req_text)
+    if simple is not None:
+        name, extras, specifier = simple
+    else:
+        # Markers, URLs, odd spacing: the full PEP 508 parser (slower to import).
+        from packaging.requirements import InvalidRequirement, Requirement
+
+        try:
+            req = Requirement(req_text)
+        except InvalidRequirement as exc:
+            first = str(exc).splitlines()[0] if str(exc) else "invalid requirement"
+            return None, Problem(location, INVALID_REQUIREMENT, f"not a valid requirement: {first}")
+        if req.url:
+            return None, None
+        name, extras, specifier = req.name, tuple(req.extras), req.specifier
     local = None
-    for item in req.specifier:
+    for item in specifier:
         m = _LOCAL.match(str(item))
         if m:
             local = m.group(1).lower()
     pin = Pin(
-        name=normalise_name(req.name),
-        specifier=spec,
+        name=normalise_name(name),
+        specifier=str(specifier),
         location=location,
         text=req_text,
         source=source,
-        extras=tuple(sorted(e.lower() for e in req.extras)),
+        extras=tuple(sorted(e.lower() for e in extras)),
         local=local,
         constraint=constraint,
     )
     return pin, None
+
+
+# ``name``, ``name[extra,...]``, ``name==1.0,<2``: most lines of most files. Anything
+# else goes through packaging's full parser, which validates markers and URLs too.
+_SIMPLE = re.compile(
+    r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
+    r"(?:\[\s*([A-Za-z0-9._-]+(?:\s*,\s*[A-Za-z0-9._-]+)*)?\s*\])?\s*"
+    r"((?:===|[<>=!~]=|[<>])\s*[A-Za-z0-9.*+!_-]+"
+    r"(?:\s*,\s*(?:===|[<>=!~]=|[<>])\s*[A-Za-z0-9.*+!_-]+)*)?$"
+)
+
+
+def _parse_simple(text: str) -> Optional[tuple[str, tuple[str, ...], SpecifierSet]]:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    m = _SIMPLE.match(text)
+    if m is None:
+        return None
+    try:
+        specifier = SpecifierSet(m.group(3) or "")
+    except InvalidSpecifier:
+        return None  # the full parser words the error
+    extras = tuple(e.strip() for e in (m.group(2) or "").split(",") if e.strip())
+    return m.group(1), extras, specifier
 
 
 def _is_path_or_url(text: str) -> bool:

@@ -112,3 +112,30 @@ def test_local_project_lines_are_project_includes() -> None:
     ]
     assert parsed.pins == ()
     assert parsed.problems == ()
+
+
+def test_fast_path_agrees_with_packaging() -> None:
+    from packaging.requirements import Requirement
+
+    from envcheck.check.parse_requirements import _parse_simple, normalise_name
+
+    lines = [
+        "torch",
+        "torch==2.1.0+cu118",
+        "Tensorflow[and-cuda]==2.16.1",
+        "jax[cuda12, tpu] >= 0.4.30, <0.5",
+        "numpy>=1.24,<2,!=1.25.0",
+        "a.b_c-d~=1.4.2",
+        "x===1.0",
+        "y==1.*",
+        "z<3",
+    ]
+    for line in lines:
+        simple = _parse_simple(line)
+        assert simple is not None, line
+        req = Requirement(line)
+        assert normalise_name(simple[0]) == normalise_name(req.name)
+        assert sorted(simple[1]) == sorted(req.extras)
+        assert str(simple[2]) == str(req.specifier)
+    for line in ("torch; python_version < '3.9'", "pkg @ https://x/y.whl", "numpy==", "t (>=1)"):
+        assert _parse_simple(line) is None, line
