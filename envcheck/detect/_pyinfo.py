@@ -7,6 +7,7 @@ uses only the standard library and must run on Python 3.6+ (no future import).
 
 import json
 import os
+import platform
 import site
 import sys
 import sysconfig
@@ -42,7 +43,7 @@ def collect():
             pass
     return {
         "version": "%d.%d.%d" % sys.version_info[:3],
-        "implementation": sys.implementation.name,
+        "implementation": platform.python_implementation(),
         "executable": sys.executable,
         "prefix": prefix,
         "base_prefix": base_prefix,
