@@ -242,3 +242,32 @@ def test_install_keras_for_real(tmp_path: Path) -> None:
     assert done.returncode == 0
     freezes = list((Path.home() / ".cache" / "envcheck" / "restore").glob("freeze-*.txt"))
     assert len(freezes) == 1
+
+
+def test_install_conda_argvs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from envcheck.commands.install import conda_argvs
+    from envcheck.matrix import bundled_dir, load_matrix_from
+    from envcheck.resolve.plan import plan
+    from tests.resolve.test_plan import RTX5090, machine
+
+    monkeypatch.setenv("CONDA_EXE", "/opt/conda/bin/conda")
+    p = plan(("torch==2.14.*",), machine("580.65.06", RTX5090), load_matrix_from(bundled_dir()))
+    assert conda_argvs(p, "/env/bin/python") == [
+        [
+            "/opt/conda/bin/conda",
+            "install",
+            "--yes",
+            "-c",
+            "conda-forge",
+            "--override-channels",
+            "cuda-version=13.0",
+            "pytorch=2.14.0=cuda*",
+        ]
+    ]
+
+
+@pytest.mark.parametrize("value", ["3", "three.twelve"])
+def test_bad_python_version_is_a_usage_error(value: str) -> None:
+    code, _, err = run_cli("plan", "torch", "--os", "linux", "--python-version", value)
+    assert code == 2
+    assert "Python version" in err
