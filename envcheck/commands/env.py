@@ -70,6 +70,9 @@ def env(
         return report_unsatisfiable(result, explain)
     if explain:
         click.echo(explain_text(result), err=True, nl=False)
+    else:
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
     text = emit_environment_yml(result, name=name)
     if output == "-":
         click.echo(text, nl=False)

@@ -149,4 +149,7 @@ def plan(
     if result.unsatisfiable is not None:
         return report_unsatisfiable(result, explain)
     click.echo(render_plan(result, fmt, explain), nl=False)
+    if not explain:
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
     return ExitCode.OK

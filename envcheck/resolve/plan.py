@@ -403,6 +403,11 @@ def plan(
 
     picks: list[Pick] = []
     warnings: list[str] = []
+    if target.driver is None and not target.gpus:
+        warnings.append(
+            "no NVIDIA driver or GPU is known for the target; the builds are not checked "
+            "against them (describe the machine with --driver and --gpu)"
+        )
     for req in mains:
         if req.framework not in chosen:
             picks.append(_unpinned(req))
