@@ -335,7 +335,8 @@ def _find(system: System, site_dirs: list[str], rel: str) -> Optional[tuple[str,
     for site in site_dirs:
         text = _read(system.path(site) / rel)
         if text is not None:
-            return f"{site.rstrip('/')}/{rel}", text
+            sep = "\\" if "\\" in site else "/"
+            return site.rstrip("/\\") + sep + rel.replace("/", sep), text
     return None
 
 

@@ -90,7 +90,8 @@ def read_distributions(
             name, version = parsed
             if name not in packages:  # the first site dir wins, as on sys.path
                 packages[name] = version
-                locations[name] = f"{site.rstrip('/')}/{entry}"
+                sep = "\\" if "\\" in site else "/"
+                locations[name] = site.rstrip("/\\") + sep + entry
     return packages, locations
 
 
