@@ -693,9 +693,20 @@ def _explain_block(
     ranked = sorted(
         blockers, key=lambda b: order.index(b.constraint) if b.constraint in order else 9
     )
-    first = next((b for b in ranked if b.constraint in common), ranked[0])
+    shared = next((b for b in ranked if b.constraint in common), None)
     alt = _best_without_spec(req, ctx)
     alt_text = f"the newest {fw} that runs on this machine is {alt}" if alt else ""
+    if shared is None:
+        # Each build fails for its own reason: name the newest one's.
+        first = ranked[0]
+        return Unsatisfiable(
+            fw,
+            first.constraint,
+            f"no {fw} build matching {spec} runs here; the newest: {first.message}",
+            alt_text,
+            first.sources,
+        )
+    first = shared
 
     if first.constraint == DRIVER and target.driver is not None:
         top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
