@@ -240,7 +240,10 @@ def test_install_keras_for_real(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0
-    freezes = list((Path.home() / ".cache" / "envcheck" / "restore").glob("freeze-*.txt"))
+    import platformdirs
+
+    cache = Path(platformdirs.user_cache_dir("envcheck")) / "restore"
+    freezes = list(cache.glob("freeze-*.txt"))
     assert len(freezes) == 1
 
 
