@@ -50,11 +50,13 @@ def build_target(
         raise click.UsageError(str(exc)) from None
 
 
-def make_plan(requirements: tuple[str, ...], target: Target, matrix: Matrix) -> Plan:
+def make_plan(
+    requirements: tuple[str, ...], target: Target, matrix: Matrix, allow_cpu: bool = False
+) -> Plan:
     from envcheck.resolve.plan import PlanInputError, plan
 
     try:
-        return plan(requirements, target, matrix)
+        return plan(requirements, target, matrix, allow_cpu=allow_cpu)
     except PlanInputError as exc:
         raise EnvcheckError(str(exc)) from None
 
@@ -104,6 +106,7 @@ def report_unsatisfiable(plan: Plan, explain: bool) -> int:
     help="Output: pip commands, conda commands, environment.yml, requirements.txt, or JSON.",
 )
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
+@click.option("--allow-cpu", is_flag=True, help="Accept CPU-only builds when no GPU build runs.")
 @click.pass_obj
 def plan(
     obj: Obj,
@@ -117,6 +120,7 @@ def plan(
     python_version: Optional[str],
     fmt: str,
     explain: bool,
+    allow_cpu: bool,
 ) -> int:
     """Pin the newest framework builds that run together on a machine.
 
@@ -137,7 +141,7 @@ def plan(
         arch=arch,
         python_version=python_version or python_xy,
     )
-    result = make_plan(requirements, target, matrix)
+    result = make_plan(requirements, target, matrix, allow_cpu)
     if fmt == "json":
         from envcheck.resolve.emit import emit_json
 

@@ -677,7 +677,7 @@ def _explain_block(
                 fw,
                 NO_RELEASE,
                 f"every {fw} release matching {spec} is CPU-only",
-                "pass --allow-cpu to accept a CPU build, or relax the specifier",
+                "accept a CPU build (envcheck plan --allow-cpu), or relax the specifier",
             )
         return Unsatisfiable(
             fw,
@@ -743,7 +743,7 @@ def _explain_block(
             fw,
             PLATFORM,
             f"macOS has no CUDA build of {fw} (requested {spec})",
-            "accept a CPU build (allow_cpu) or plan for a Linux machine",
+            "accept a CPU build (envcheck plan --allow-cpu) or plan for a Linux machine",
             first.sources,
         )
     if first.constraint == GPU_ARCH:

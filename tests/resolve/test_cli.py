@@ -274,3 +274,14 @@ def test_bad_python_version_is_a_usage_error(value: str) -> None:
     code, _, err = run_cli("plan", "torch", "--os", "linux", "--python-version", value)
     assert code == 2
     assert "Python version" in err
+
+
+def test_plan_allow_cpu_on_macos() -> None:
+    code, _, err = run_cli("plan", "torch==2.14.*", "--os", "macos", "--arch", "aarch64")
+    assert code == 1
+    assert "--allow-cpu" in err
+    code, out, _ = run_cli(
+        "plan", "torch==2.14.*", "--os", "macos", "--arch", "aarch64", "--allow-cpu"
+    )
+    assert code == 0
+    assert "pip install torch==2.14.0 --index-url https://download.pytorch.org/whl/cpu" in out
