@@ -119,6 +119,13 @@ CASES = [
         machine("550.54.15", ADA, python="3.8"),
         {"torch": "2.4.1 cu121"},
     ),
+    # 13.0 runs natively on 580.65.06; cu130 has sm_80 and is the PyPI default (1949)
+    Case(
+        "580-a100-py313",
+        ("torch",),
+        machine("580.65.06", A100, python="3.13"),
+        {"torch": "2.14.0 cu130"},
+    ),
     Case(
         "550-a100-py314",
         ("torch",),
@@ -450,3 +457,28 @@ def test_framework_without_rows_is_passed_on(matrix: Any) -> None:
     result = plan(("cupy-cuda12x>=13",), machine("580.65.06", ADA), bare)
     assert [p.requirement for p in result.picks] == ["cupy-cuda12x>=13"]
     assert result.warnings
+
+
+@pytest.mark.parametrize(
+    ("name", "cc"),
+    [
+        ("Tesla K80", "3.7"),
+        ("GTX 980", "5.2"),
+        ("GTX 1080 Ti", "6.1"),
+        ("Tesla V100", "7.0"),
+        ("T4", "7.5"),
+        ("Quadro RTX 5000", "7.5"),
+        ("A100", "8.0"),
+        ("RTX 4090", "8.9"),
+        ("H100", "9.0"),
+        ("B200", "10.0"),
+        ("RTX 5090", "12.0"),
+        ("sm_120", "12.0"),
+    ],
+)
+def test_target_from_flags_gpu_names(name: str, cc: str, matrix: Any) -> None:
+    from envcheck.resolve.target import target_from_flags
+
+    t = target_from_flags(matrix, driver="580.65.06", gpus=(name,))
+    assert [f"{c.major}.{c.minor}" for c in t.gpus] == [cc]
+    assert (t.os, t.arch, t.driver.raw if t.driver else None) == ("linux", "x86_64", "580.65.06")
