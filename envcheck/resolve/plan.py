@@ -275,14 +275,15 @@ def _candidates(
 
 
 def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
-    """Newest release first; then a variant the driver runs natively (not through
-    minor-version compatibility); then the PyPI default; then the newer CUDA."""
+    """GPU builds before CPU ones (--allow-cpu is a fallback); then the newest
+    release; then a variant the driver runs natively (not through minor-version
+    compatibility); then the PyPI default; then the newer CUDA."""
     native = True
     if c.build.cuda is not None and target.driver is not None:
         native = matrix.driver_supports(target.driver, c.build.cuda, target.driver_os) != (
             "minor_compat"
         )
-    return (c.key[0], c.build.cuda is not None, native, *c.key[1:])
+    return (c.build.cuda is not None, c.key[0], native, *c.key[1:])
 
 
 def _cudnn_major(build: Build) -> Optional[int]:

@@ -482,3 +482,11 @@ def test_target_from_flags_gpu_names(name: str, cc: str, matrix: Any) -> None:
     t = target_from_flags(matrix, driver="580.65.06", gpus=(name,))
     assert [f"{c.major}.{c.minor}" for c in t.gpus] == [cc]
     assert (t.os, t.arch, t.driver.raw if t.driver else None) == ("linux", "x86_64", "580.65.06")
+
+
+def test_allow_cpu_is_a_fallback_not_a_preference(matrix: Any) -> None:
+    # Driver 418: the newest GPU build is 1.8.1 cu101; torch 2.14.0 cpu is newer but CPU.
+    result = plan(("torch",), machine("418.67", K80), matrix, allow_cpu=True)
+    assert _got(result) == {"torch": "1.8.1 cu101"}
+    result = plan(("torch>=2",), machine("418.67", K80), matrix, allow_cpu=True)
+    assert _got(result) == {"torch": "2.14.0 cpu"}
