@@ -19,6 +19,7 @@ from envcheck.check.model import (
     CUDNN_MAJOR_CONFLICT,
     FRAMEWORK_NOT_IN_MATRIX,
     INDEX_LACKS_VERSION,
+    INVALID_VALUE,
     PYTHON_OUT_OF_RANGE,
     TARGET_UNSERVED,
     UNKNOWN_VERSION,
@@ -511,7 +512,7 @@ def declared_targets(
         try:
             cc, name = resolve_gpu(text, matrix)
         except ValueError as exc:
-            problems.append(Problem(declared.location, TARGET_UNSERVED, str(exc), UNREADABLE))
+            problems.append(Problem(declared.location, INVALID_VALUE, str(exc), UNREADABLE))
             continue
         gpus.append(cc)
         names.append(name or f"sm_{cc.major}{cc.minor}")
@@ -520,7 +521,7 @@ def declared_targets(
         problems.append(
             Problem(
                 declared.location,
-                TARGET_UNSERVED,
+                INVALID_VALUE,
                 f"min-driver {declared.min_driver!r} is not a driver version",
                 UNREADABLE,
             )

@@ -16,6 +16,7 @@ INVALID_REQUIREMENT = "EC002"
 INCLUDE_LOOP = "EC003"
 MISSING_INCLUDE = "EC004"
 UNKNOWN_KEY = "EC005"
+INVALID_VALUE = "EC006"
 CUDA_MAJOR_CONFLICT = "EC101"
 CUDNN_MAJOR_CONFLICT = "EC102"
 INDEX_LACKS_VERSION = "EC103"
@@ -32,6 +33,7 @@ CODE_NAMES = {
     INCLUDE_LOOP: "include-loop",
     MISSING_INCLUDE: "missing-include",
     UNKNOWN_KEY: "unknown-key",
+    INVALID_VALUE: "invalid-value",
     CUDA_MAJOR_CONFLICT: "cuda-major-conflict",
     CUDNN_MAJOR_CONFLICT: "cudnn-major-conflict",
     INDEX_LACKS_VERSION: "index-lacks-version",

@@ -335,6 +335,16 @@ def _declared(
     return declared, problems
 
 
+def _pixi_version(spec: Any, name: str, loc: Location) -> str:
+    """The version of a pixi dependency: ``"2.1.*"`` or ``{ version = "2.1.*" }``."""
+    version = spec.get("version", "") if isinstance(spec, Mapping) else spec
+    if isinstance(spec, Mapping) and not isinstance(version, str):
+        raise InputError(loc.path, loc.line, f"{name}: version must be a string")
+    if not isinstance(version, str):
+        raise InputError(loc.path, loc.line, f"{name}: must be a version string or a table")
+    return version.strip()
+
+
 def parse_pixi(text: str, path: str) -> ParsedPyproject:
     """Parse pixi.toml: conda ``[dependencies]``, ``[pypi-dependencies]``, features."""
     doc = _toml(text, path)
@@ -345,13 +355,7 @@ def parse_pixi(text: str, path: str) -> ParsedPyproject:
         start = lines.header(f"{prefix}dependencies") if prefix or "dependencies" in doc else 0
         for name, spec in _table(doc, f"{prefix}dependencies", path, lines).items():
             loc = Location(path, lines.key(name, start))
-            version = (
-                spec
-                if isinstance(spec, str)
-                else spec.get("version", "")
-                if isinstance(spec, Mapping)
-                else ""
-            )
+            version = _pixi_version(spec, name, loc)
             text_spec = (
                 name
                 if version in ("", "*")
@@ -374,13 +378,7 @@ def parse_pixi(text: str, path: str) -> ParsedPyproject:
         pypi_start = lines.header(f"{prefix}pypi-dependencies")
         for name, spec in _table(doc, f"{prefix}pypi-dependencies", path, lines).items():
             loc = Location(path, lines.key(name, pypi_start))
-            version = (
-                spec
-                if isinstance(spec, str)
-                else spec.get("version", "")
-                if isinstance(spec, Mapping)
-                else ""
-            )
+            version = _pixi_version(spec, name, loc)
             req = name if version in ("", "*") else f"{name}{version}"
             pin, problem = parse_requirement_text(req, loc)
             parts.append(

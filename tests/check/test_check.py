@@ -204,3 +204,19 @@ def test_report_is_sorted_and_deduplicated(check_matrix: Any) -> None:
 def test_index_ref_kind_preserved() -> None:
     parsed = parse_requirements("-i https://x/simple\n", "r.txt")
     assert parsed.indexes == (IndexRef("https://x/simple", "index-url", Location("r.txt", 1)),)
+
+
+def test_declared_values_that_cannot_be_read_are_unreadable(check_matrix: Any) -> None:
+    declared = DeclaredTarget(
+        Location("pyproject.toml", 7), min_driver="abc", gpus=("Banana GPU 9000",)
+    )
+    report = check_pins(
+        Project(("pyproject.toml",), (_env("torch==2.5.1\n", declared=declared),)),
+        Target(),
+        check_matrix,
+    )
+    assert [(p.code, p.severity) for p in report.problems] == [
+        ("EC006", "unreadable"),
+        ("EC006", "unreadable"),
+    ]
+    assert "unknown GPU 'Banana GPU 9000'" in report.problems[1].message

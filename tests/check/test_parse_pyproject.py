@@ -126,3 +126,13 @@ tensorflow = "2.16.*"
     ]
     assert [b.specifier for b in doc.base.python] == ["==3.11.*"]
     assert [(n, [p.location.line for p in f.pins]) for n, f in doc.extras] == [("feature tf", [13])]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[dependencies]\npytorch = { version = 3 }\n", "[dependencies]\npytorch = 3\n"],
+)
+def test_pixi_bad_version(text: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_pixi(text, "pixi.toml")
+    assert info.value.line == 2
