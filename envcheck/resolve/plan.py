@@ -275,15 +275,19 @@ def _candidates(
 
 
 def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
-    """GPU builds before CPU ones (--allow-cpu is a fallback); then the newest
-    release; then a variant the driver runs natively (not through minor-version
-    compatibility); then the PyPI default; then the newer CUDA."""
+    """GPU builds before CPU ones (--allow-cpu is a fallback); then builds whose
+    compiled GPU architectures the matrix confirms for the target's GPUs (a build
+    with unknown architectures is only a fallback: recommending a wheel that may
+    lack the GPU's kernels is worse than an older one known to have them); then
+    the newest release; then a variant the driver runs natively (not through
+    minor-version compatibility); then the PyPI default; then the newer CUDA."""
+    confirmed = not target.gpus or c.build.archs is not None
     native = True
     if c.build.cuda is not None and target.driver is not None:
         native = matrix.driver_supports(target.driver, c.build.cuda, target.driver_os) != (
             "minor_compat"
         )
-    return (c.build.cuda is not None, c.key[0], native, *c.key[1:])
+    return (c.build.cuda is not None, confirmed, c.key[0], native, *c.key[1:])
 
 
 def _cudnn_major(build: Build) -> Optional[int]:
@@ -496,9 +500,10 @@ def _choose_shared(
             picked[n] = choice[0]
         if len(picked) != len(names):
             continue
-        # Prefer GPU builds, then newer releases in request order, then newer CUDA.
+        # Prefer GPU builds, then each framework's own ranking (_rank: confirmed
+        # architectures, newer release, ...) in request order, then newer CUDA.
         score = (
-            tuple((c.build.cuda is not None, c.key) for c in (picked[n] for n in names)),
+            tuple((picked[n].build.cuda is not None, -runnable[n].index(picked[n])) for n in names),
             cuda_major or 0,
         )
         if best is None or score > best[0]:

@@ -37,7 +37,10 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if not matrix.framework_builds(fw.name):
             continue
-        if matched_build(fw, snapshot, matrix) is None:
+        known = matrix.builds_for(fw.name, fw.version) or matrix.builds_for_minor(
+            fw.name, fw.version
+        )
+        if not known and matched_build(fw, snapshot, matrix) is None:
             yield Finding(
                 UNKNOWN_FRAMEWORK_VERSION,
                 Category.OTHER,

@@ -25,7 +25,7 @@ def test_plan_from_snapshot() -> None:
     # sm_120, cu130 needs 580; 2.13.0 cu129 is linux-only with archs not recorded.
     code, out, err = run_cli("plan", "torch", "--snapshot", RTX5090_SNAPSHOT)
     assert code == 0, err
-    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129" in out
+    assert "torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in out
 
 
 def test_plan_unsatisfiable_exits_1_naming_the_blocker() -> None:
@@ -144,7 +144,7 @@ def snapshot_here(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
     code, out, err = run_cli("install", "torch", "--dry-run", "--python", "/venv/bin/python")
     assert code == 0, err
-    assert "/venv/bin/python -m pip install torch==2.13.0 --index-url" in out
+    assert "/venv/bin/python -m pip install torch==2.11.0 --index-url" in out
 
 
 def test_install_declined_changes_nothing(snapshot_here: Any) -> None:

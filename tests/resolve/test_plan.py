@@ -73,11 +73,13 @@ CASES = [
         machine("450.80.02", VOLTA, python="3.8"),
         {"torch": "2.4.1 cu118"},
     ),
+    # 2.6/2.7 cu118 rows do not record their architectures; 2.5.1 cu118 lists sm_70
+    # (torch.toml:1190), and a build known to have the kernels beats a newer unknown one.
     Case(
         "450-volta-py311",
         ("torch",),
         machine("450.80.02", VOLTA, python="3.11"),
-        {"torch": "2.7.1 cu118"},
+        {"torch": "2.5.1 cu118"},
     ),
     # -- driver 470 with Kepler (last branch for Kepler): 2.5.x cu118 still lists sm_37 (1190)
     Case(
@@ -139,8 +141,9 @@ CASES = [
     ),
     Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.0 cu126"}),
     # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
-    #    cu129 row (torch.toml:1883) is linux-only with archs not recorded
-    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.13.0 cu129"}),
+    #    cu129 row (torch.toml:1883) does not record its archs, so the newest build known
+    #    to carry sm_100 wins: 2.11.0 cu128 (cu128 ends with 2.11)
+    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.11.0 cu128"}),
     # Windows 576.02 (CUDA 12.9): no cu129 on Windows; 2.11.0 cu128 has sm_120 (1614)
     Case(
         "win-576-rtx5090",
