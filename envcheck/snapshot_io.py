@@ -5,42 +5,12 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import sys
-from pathlib import Path
 from typing import Any, Optional
 
 from envcheck.errors import InputError
 from envcheck.model._fields import SchemaError
 from envcheck.model.snapshot import Snapshot
-
-MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024
-
-
-def read_text_file(path: str, what: str = "file", limit: int = MAX_SNAPSHOT_BYTES) -> str:
-    """Read a UTF-8 text file (``-`` is stdin); every failure is an InputError."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with Path(path).open("rb") as fh:
-                data = fh.read(limit + 1)
-    except FileNotFoundError:
-        raise InputError(path, None, f"{what} not found") from None
-    except IsADirectoryError:
-        raise InputError(path, None, f"{what} is a directory") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
-    except OSError as exc:
-        raise InputError(path, None, exc.strerror or str(exc)) from None
-    if len(data) > limit:
-        raise InputError(path, None, f"{what} is larger than {limit // 1024 // 1024} MiB")
-    if b"\x00" in data:
-        raise InputError(path, None, f"{what} is binary, not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, "not valid UTF-8 text") from None
+from envcheck.textfile import read_text_file
 
 
 def parse_snapshot_text(text: str, path: str = "<snapshot>") -> Snapshot:

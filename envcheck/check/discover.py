@@ -24,6 +24,7 @@ from envcheck.check.model import (
     Project,
 )
 from envcheck.errors import InputError
+from envcheck.textfile import read_text_file
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Dependency files are small; anything larger is not one (or is hostile)."""
@@ -81,7 +82,7 @@ class _Reader:
         if shown not in self.files:
             self.files.append(shown)
         try:
-            return read_text_file(path, MAX_FILE_BYTES).replace("\r\n", "\n")
+            return read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
         except InputError as exc:
             self.problems.append(_unreadable(shown, exc))
             return None
@@ -184,36 +185,6 @@ def _expand_env(text: str) -> str:
     import re
 
     return re.sub(r"\$\{([A-Z0-9_]+)\}", lambda m: os.environ.get(m.group(1), m.group(0)), text)
-
-
-def read_text_file(path: Path, limit: int) -> str:
-    """Read a UTF-8 dependency file; every failure is an InputError naming it.
-
-    The same rules as ``envcheck.snapshot_io.read_text_file`` (size limit, NUL
-    bytes mean binary, the line of the first invalid UTF-8 byte), without
-    importing the snapshot model: this runs in a pre-commit hook on every commit.
-    """
-    what = "dependency file"
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(limit + 1)
-    except FileNotFoundError:
-        raise InputError(str(path), None, f"{what} not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), None, f"{what} is a directory") from None
-    except PermissionError:
-        raise InputError(str(path), None, "permission denied") from None
-    except OSError as exc:
-        raise InputError(str(path), None, exc.strerror or str(exc)) from None
-    if len(data) > limit:
-        raise InputError(str(path), None, f"{what} is larger than {limit // 1024 // 1024} MiB")
-    if b"\x00" in data:
-        raise InputError(str(path), None, f"{what} is binary, not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(str(path), line, "not valid UTF-8 text") from None
 
 
 def _unreadable(shown: str, exc: InputError) -> Problem:

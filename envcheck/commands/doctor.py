@@ -66,7 +66,7 @@ def doctor(
         if snapshot_file is not None or python is not None:
             raise click.UsageError("--from-collect-env excludes --snapshot and --python")
         from envcheck.collect_env import parse_collect_env
-        from envcheck.snapshot_io import read_text_file
+        from envcheck.textfile import read_text_file
 
         text = read_text_file(collect_env_file, "collect_env output")
         snapshot = parse_collect_env(text, collect_env_file)

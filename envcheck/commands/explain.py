@@ -73,7 +73,7 @@ def explain(
             snapshot = read_snapshot(snapshot_file)
         elif collect_env_file is not None:
             from envcheck.collect_env import parse_collect_env
-            from envcheck.snapshot_io import read_text_file
+            from envcheck.textfile import read_text_file
 
             report_text = read_text_file(collect_env_file, "collect_env output")
             snapshot = parse_collect_env(report_text, collect_env_file)
@@ -98,7 +98,7 @@ def explain(
 
 def _read_input(parts: tuple[str, ...]) -> tuple[str, str]:
     """The text to explain and where it came from (a path, stdin or the argument)."""
-    from envcheck.snapshot_io import read_text_file
+    from envcheck.textfile import read_text_file
 
     if len(parts) == 1:
         arg = parts[0]
