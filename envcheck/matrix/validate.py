@@ -49,12 +49,15 @@ def check_invariants(matrix: Matrix) -> None:
         unique(("branch", b.branch), b.origin, f"driver branch {b.branch}")
     for framework, builds in matrix.builds.items():
         for build in builds:
+            # The extra is part of the key: `tensorflow` and `tensorflow[and-cuda]`
+            # are two install routes of one release, variant and platform.
+            extra = f"[{build.extra}]" if build.extra else ""
             for v in build.versions:
                 for p in build.platforms or ("any",):
                     unique(
-                        ("build", framework, v, build.variant, build.package, p),
+                        ("build", framework, v, build.variant, build.package, build.extra, p),
                         build.origin,
-                        f"{framework} {v} {build.variant} build for {p}",
+                        f"{framework} {v} {build.variant} build of {build.package}{extra} for {p}",
                     )
     for comp in matrix.companions:
         unique(
