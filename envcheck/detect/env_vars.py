@@ -33,7 +33,14 @@ NAMES = (
     "CONDA_DEFAULT_ENV",
     "VIRTUAL_ENV",
 )
-PREFIXES = ("TF_", "XLA_PYTHON_CLIENT_", "CUDA_PATH_V", "NCCL_")
+PREFIXES = ("XLA_PYTHON_CLIENT_", "CUDA_PATH_V", "NCCL_")
+# TensorFlow's variables only: Terraform also uses TF_ (TF_VAR_*, TF_TOKEN_* hold
+# secrets) and none of that belongs in a snapshot people share.
+_TF_RE = re.compile(
+    r"^TF_(CPP_|FORCE_GPU|GPU_|ENABLE_|XLA_|CUDA|CUDNN|USE_|NUM_|DETERMINISTIC|DISABLE_"
+    r"|AUTOTUNE|NEED_|TENSORRT|ROCM)"
+)
+_SECRET_RE = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY", re.IGNORECASE)
 _GPU_PATH_RE = re.compile(r"cuda|cudnn|nvidia", re.IGNORECASE)
 
 
@@ -41,7 +48,7 @@ def select_env(env: Mapping[str, str], windows: bool = False) -> dict[str, str]:
     """The variables that matter, from a full environment (pure)."""
     out = {name: env[name] for name in NAMES if name in env}
     for name, value in env.items():
-        if name.startswith(PREFIXES):
+        if (name.startswith(PREFIXES) or _TF_RE.match(name)) and not _SECRET_RE.search(name):
             out[name] = value
     path = env.get("PATH") if not windows else env.get("PATH", env.get("Path"))
     if path:

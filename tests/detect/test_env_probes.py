@@ -151,11 +151,15 @@ def test_select_env_keeps_empty_values_and_cuda_path_entries() -> None:
         "HOME": "/home/u",
         "PATH": "/usr/bin:/usr/local/cuda-12.4/bin:/opt/nvidia/bin",
         "SECRET_TOKEN": "x",
+        "TF_CLI_CONFIG_FILE": "/root/.terraformrc",
+        "TF_TOKEN_app_terraform_io": "secret",
+        "NCCL_DEBUG": "INFO",
     }
     out = select_env(env)
     assert out == {
         "CUDA_VISIBLE_DEVICES": "",
         "TF_CPP_MIN_LOG_LEVEL": "2",
+        "NCCL_DEBUG": "INFO",
         "PATH": "/usr/local/cuda-12.4/bin:/opt/nvidia/bin",
     }
 
