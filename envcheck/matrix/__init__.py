@@ -245,9 +245,7 @@ class Matrix:
         """
         wanted = _normalise_release(version).split(".")[:2]
         same = [
-            v
-            for v in self.releases(framework)
-            if _normalise_release(v).split(".")[:2] == wanted
+            v for v in self.releases(framework) if _normalise_release(v).split(".")[:2] == wanted
         ]
         if not same:
             return ()
@@ -305,6 +303,9 @@ _NOISE_TOKENS = re.compile(
 )
 
 
+_BRAND_RE = re.compile(r"^(tesla|geforce|quadro)\s+")
+
+
 def normalise_gpu_name(name: str) -> str:
     text = name.lower().replace("nvidia", " ")
     text = re.sub(r"[-_/,]+", " ", text)
@@ -316,7 +317,12 @@ class _GpuIndex:
         self.by_name: dict[str, GpuModel] = {}
         for gpu in gpus:
             for spelling in (gpu.name, *gpu.aliases):
-                self.by_name.setdefault(normalise_gpu_name(spelling), gpu)
+                key = normalise_gpu_name(spelling)
+                self.by_name.setdefault(key, gpu)
+                # "Tesla K80" is also asked for as "K80"; "GeForce RTX 4090" as "RTX 4090".
+                short = _BRAND_RE.sub("", key).strip()
+                if short and short != key:
+                    self.by_name.setdefault(short, gpu)
 
     def lookup(self, name: str) -> Optional[GpuModel]:
         key = normalise_gpu_name(name)
@@ -354,19 +360,38 @@ def _gpu_index(gpus: tuple[GpuModel, ...]) -> _GpuIndex:
 
 def bundled_dir() -> Path:
     """The matrix shipped with envcheck (wheel) or the source checkout's ``matrices/``."""
-    from importlib.resources import files
-
-    packaged = Path(str(files("envcheck"))) / "_matrices"
+    # The package directory itself (what importlib.resources.files("envcheck")
+    # returns for an installed wheel) without importing importlib.resources and
+    # zipfile on the start-up path; a zipped envcheck is not supported anyway.
+    packaged = Path(__file__).resolve().parents[1] / "_matrices"
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "matrices"
 
 
-def user_matrix_dir() -> Path:
-    """Where ``envcheck matrix update`` installs a downloaded matrix."""
+def user_cache_root(env: Optional[Mapping[str, str]] = None) -> Path:
+    """envcheck's user cache directory (``platformdirs.user_cache_dir("envcheck")``).
+
+    On Linux this is ``$XDG_CACHE_HOME/envcheck`` or ``~/.cache/envcheck``, computed
+    here without importing platformdirs (a few ms of every command's start-up);
+    other systems ask platformdirs.
+    """
+    import sys
+
+    platform = sys.platform  # a variable: mypy would drop the other branch as unreachable
+    if platform.startswith("linux"):
+        env = os.environ if env is None else env
+        xdg = env.get("XDG_CACHE_HOME", "").strip()
+        base = Path(xdg) if xdg else Path(os.path.expanduser("~/.cache"))  # noqa: PTH111
+        return base / "envcheck"
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("envcheck")) / "matrix" / "current"
+    return Path(platformdirs.user_cache_dir("envcheck"))
+
+
+def user_matrix_dir() -> Path:
+    """Where ``envcheck matrix update`` installs a downloaded matrix."""
+    return user_cache_root() / "matrix" / "current"
 
 
 def active_matrix_dir(env: Optional[Mapping[str, str]] = None, bundled: bool = False) -> Path:
@@ -418,11 +443,14 @@ def load_matrix_from(directory: Path) -> Matrix:
 
 @functools.lru_cache(maxsize=4)
 def _load_cached(directory: str) -> Matrix:
-    return load_matrix_from(Path(directory))
+    from envcheck.matrix.cache import load_compiled
+
+    return load_compiled(Path(directory))
 
 
 def load_matrix(directory: Optional[Path] = None, bundled: bool = False) -> Matrix:
-    """The active matrix (cached per directory)."""
+    """The active matrix: cached per directory in the process, and on disk as a
+    compiled (pickled) copy keyed by the files' size, mtime and CRC (see ``cache``)."""
     target = directory if directory is not None else active_matrix_dir(bundled=bundled)
     return _load_cached(str(target))
 

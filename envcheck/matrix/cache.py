@@ -1,0 +1,143 @@
+"""A compiled cache of the validated matrix, so loading it costs milliseconds.
+
+Parsing and validating the TOML files takes ~100 ms; unpickling the frozen rows
+takes a few. After a successful load the validated ``Matrix`` is pickled into the
+user cache directory together with a key made of:
+
+* the matrix directory (resolved) and, for each data file, its name, size,
+  ``st_mtime_ns`` and the CRC-32 of its bytes (an edit that keeps size and
+  mtime, e.g. within one filesystem timestamp tick, still changes the key);
+* the envcheck version, the Python version, and size + mtime of the modules that
+  define and validate the rows (a code change in a source checkout rebuilds it).
+
+The whole key is stored in the file and compared on load. Any problem — no cache
+directory, an unreadable, truncated or foreign file, a stale key, a class that no
+longer unpickles — means "no cache": the caller re-parses and re-validates.
+``ENVCHECK_NO_CACHE=1`` turns the cache off.
+
+The file is written by us into the user's own cache directory, so unpickling it
+carries the same trust as the home directory itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+
+ENV_NO_CACHE = "ENVCHECK_NO_CACHE"
+CACHE_FORMAT = 1
+"""Bump when the pickled layout changes in a way the key would not notice."""
+
+
+def cache_dir() -> Optional[Path]:
+    """``<user cache>/envcheck/compiled``; None when it cannot be determined."""
+    from envcheck.matrix import user_cache_root
+
+    try:
+        return user_cache_root() / "compiled"
+    except Exception:  # noqa: BLE001 - no cache is always acceptable
+        return None
+
+
+def cache_key(directory: Path, files: Mapping[str, Path]) -> Optional[str]:
+    """The key of a matrix directory's current contents; None when unreadable."""
+    import envcheck
+    from envcheck.matrix import load, rows, validate
+
+    parts = [
+        f"format {CACHE_FORMAT}",
+        f"envcheck {envcheck.__version__}",
+        f"python {sys.version}",
+    ]
+    try:
+        parts.append(f"dir {directory.resolve()}")
+        for domain in sorted(files):
+            path = files[domain]
+            data = path.read_bytes()
+            st = path.stat()
+            parts.append(f"{domain} {st.st_size} {st.st_mtime_ns} {zlib.crc32(data):08x}")
+        for module in (load, rows, validate):
+            code = Path(str(module.__file__))
+            st = code.stat()
+            parts.append(f"{code.name} {st.st_size} {st.st_mtime_ns}")
+    except (OSError, TypeError, ValueError):
+        return None
+    return "\n".join(parts)
+
+
+def cache_file(directory: Path, root: Optional[Path] = None) -> Optional[Path]:
+    """One cache file per matrix directory (a new key overwrites the old file)."""
+    root = cache_dir() if root is None else root
+    if root is None:
+        return None
+    try:
+        name = str(directory.resolve())
+    except OSError:
+        return None
+    return root / f"matrix-{zlib.crc32(name.encode('utf-8', 'surrogateescape')):08x}.pickle"
+
+
+def read_cache(path: Path, key: str) -> Optional[Matrix]:
+    """The cached matrix when ``path`` holds one stored under ``key``; else None."""
+    import pickle
+
+    from envcheck.matrix import Matrix
+
+    try:
+        with path.open("rb") as fh:
+            stored = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - missing, truncated, foreign or stale: re-parse
+        return None
+    if (
+        not isinstance(stored, tuple)
+        or len(stored) != 2
+        or stored[0] != key
+        or not isinstance(stored[1], Matrix)
+    ):
+        return None
+    return stored[1]
+
+
+def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
+    """Store ``matrix`` under ``key`` atomically; False (and no file) on failure."""
+    import pickle
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as fh:
+            pickle.dump((key, matrix), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return False
+    return True
+
+
+def load_compiled(directory: Path, env: Optional[Mapping[str, str]] = None) -> Matrix:
+    """Load ``directory`` through the compiled cache (parse and validate on a miss)."""
+    from envcheck.matrix import load_matrix_from
+    from envcheck.matrix.load import matrix_dir_files
+
+    env = os.environ if env is None else env
+    if env.get(ENV_NO_CACHE, "") not in ("", "0"):
+        return load_matrix_from(directory)
+    key = cache_key(directory, matrix_dir_files(directory))
+    path = None if key is None else cache_file(directory)
+    if key is not None and path is not None:
+        cached = read_cache(path, key)
+        if cached is not None:
+            return cached
+    matrix = load_matrix_from(directory)  # raises InputError on bad data: nothing cached
+    if key is not None and path is not None:
+        write_cache(path, key, matrix)
+    return matrix
