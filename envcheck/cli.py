@@ -54,6 +54,7 @@ def _register() -> None:
     from envcheck.commands import check, detect, doctor, explain
     from envcheck.commands import env as env_command
     from envcheck.commands import install as install_command
+    from envcheck.commands import matrix as matrix_command
     from envcheck.commands import plan as plan_command
 
     cli.add_command(check.check)
@@ -63,6 +64,7 @@ def _register() -> None:
     cli.add_command(plan_command.plan)
     cli.add_command(env_command.env)
     cli.add_command(install_command.install)
+    cli.add_command(matrix_command.matrix)
 
 
 _register()

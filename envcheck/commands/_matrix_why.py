@@ -1,0 +1,660 @@
+"""`envcheck matrix why`: does a combination work, and every reason why (pure).
+
+Framework builds are judged by ``envcheck.resolve.constraints.check_build`` and
+``build_caveats`` (the single copy of the constraint logic); this module adds the
+reasons a constraint *holds* (with their sources), the cuDNN and CUDA-toolkit
+specs, and the cross-checks between the specs given together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from envcheck.errors import InputError
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.matrix.rows import Build, CudnnRelease
+    from envcheck.model.versions import CudaVersion
+    from envcheck.resolve.target import Target
+
+OK = "ok"
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+
+_SPEC_RE = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[(?P<extra>[A-Za-z0-9._,-]+)\])?\s*"
+    r"(?:={1,3}\s*(?P<version>[A-Za-z0-9.*+!_-]+))?\s*$"
+)
+
+_DISTRIBUTION_ONLY = re.compile(r"^(tensorflow-gpu|tensorflow-cpu|cupy-cuda.*)$")
+
+# Distribution names → matrix framework file.
+_ALIASES = {
+    "torch": "torch",
+    "pytorch": "torch",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "tensorflow-cpu": "tensorflow",
+    "tf": "tensorflow",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "cupy": "cupy",
+    "onnxruntime": "onnxruntime",
+    "onnxruntime-gpu": "onnxruntime",
+    "paddle": "paddle",
+    "paddlepaddle": "paddle",
+    "paddlepaddle-gpu": "paddle",
+    "keras": "keras",
+    "cudnn": "cudnn",
+    "nvidia-cudnn": "cudnn",
+    "cuda": "cuda",
+    "cuda-toolkit": "cuda",
+}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One SPEC argument: ``torch==2.5.1+cu124``, ``jax[cuda12]==0.4.30``, ``cudnn==8.9``."""
+
+    text: str
+    kind: str
+    """torch, tensorflow, jax, cupy, onnxruntime, paddle, keras, cudnn or cuda."""
+    package: str
+    version: str
+    variant: Optional[str] = None
+    extra: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Reason:
+    level: str
+    """ok, error, warning or info."""
+    message: str
+    sources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "message": self.message, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One concrete build (or row) a spec may mean, with its verdict."""
+
+    label: str
+    works: bool
+    reasons: tuple[Reason, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "works": self.works,
+            "reasons": [r.to_json() for r in self.reasons],
+        }
+
+
+@dataclass(frozen=True)
+class SpecResult:
+    spec: Spec
+    options: tuple[Option, ...]
+    reasons: tuple[Reason, ...] = ()
+    """Reasons about the spec as a whole (unknown release, cross-spec conflicts)."""
+
+    @property
+    def works(self) -> bool:
+        if any(r.level == ERROR for r in self.reasons):
+            return False
+        return any(o.works for o in self.options)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec.text,
+            "works": self.works,
+            "reasons": [r.to_json() for r in self.reasons],
+            "options": [o.to_json() for o in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class WhyResult:
+    target: Target
+    results: tuple[SpecResult, ...]
+    matrix_version: str
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def works(self) -> bool:
+        return all(r.works for r in self.results)
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.target
+        return {
+            "schema": "envcheck.matrix-why/1",
+            "matrix": self.matrix_version,
+            "works": self.works,
+            "target": {
+                "os": t.os,
+                "arch": t.arch,
+                "driver": t.driver.raw if t.driver else None,
+                "gpus": [str(c) for c in t.gpus],
+                "gpu_names": list(t.gpu_names),
+                "python": t.python,
+            },
+            "results": [r.to_json() for r in self.results],
+        }
+
+
+def parse_spec(text: str) -> Spec:
+    """Read one SPEC; raises InputError (exit 2) for text it cannot read."""
+    m = _SPEC_RE.match(text)
+    if not m or not m.group("version"):
+        raise InputError(
+            None,
+            None,
+            f"cannot read spec {text!r}: expected NAME==VERSION, e.g. torch==2.5.1+cu124, "
+            "jax[cuda12]==0.4.30, cudnn==8.9 or cuda==12.4",
+        )
+    package = m.group("name").lower().replace("_", "-")
+    kind = _ALIASES.get(package)
+    if kind is None and package.startswith("cupy-cuda"):
+        kind = "cupy"
+    if kind is None:
+        known = ", ".join(sorted(set(_ALIASES.values())))
+        raise InputError(None, None, f"unknown package {package!r} in {text!r} (known: {known})")
+    version = m.group("version").rstrip("*").rstrip(".")
+    variant = None
+    if "+" in version:
+        version, variant = version.split("+", 1)
+    return Spec(text.strip(), kind, package, version, variant, m.group("extra"))
+
+
+def _version_match(wanted: str, version: str) -> bool:
+    """``2.5`` matches ``2.5.0`` and ``2.5.1``; ``2.5.1`` matches only itself (and ``2.5.1.0``)."""
+    w = [p for p in wanted.split("+")[0].split(".") if p]
+    v = version.split("+")[0].split(".")
+    if v[: len(w)] == w:
+        return True
+    # 2.15 == 2.15.0: trailing zeros are equal
+    return bool(len(w) > len(v) and w[: len(v)] == v and all(p == "0" for p in w[len(v) :]))
+
+
+def _releases(matrix: Matrix, spec: Spec) -> list[str]:
+    return [v for v in matrix.releases(spec.kind) if _version_match(spec.version, v)]
+
+
+def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
+    out = []
+    for version in _releases(matrix, spec):
+        for build in matrix.builds_for(spec.kind, version):
+            if spec.variant is not None and build.variant != spec.variant:
+                continue
+            if spec.extra is not None and build.extra != spec.extra:
+                continue
+            # tensorflow-gpu==1.14 or cupy-cuda12x==13.0 name one distribution only.
+            if _DISTRIBUTION_ONLY.match(spec.package) and build.package != spec.package:
+                continue
+            out.append((build, version))
+    return out
+
+
+def _positive_reasons(build: Build, target: Target, matrix: Matrix) -> list[Reason]:
+    """What holds for the build on the target (each with its source)."""
+    from envcheck.matrix import build_runs_on
+
+    out: list[Reason] = []
+    cite = build.origin.cite()
+    if target.platform is not None and build.platforms and target.platform in build.platforms:
+        out.append(Reason(OK, f"built for {target.platform}", (cite,)))
+    if target.python is not None and build.python and target.python in build.python:
+        out.append(Reason(OK, f"supports Python {target.python}", (cite,)))
+    if build.cuda is not None and target.driver is not None:
+        support = matrix.driver_supports(target.driver, build.cuda, target.driver_os)
+        req = matrix.driver_requirement(build.cuda, target.driver_os)
+        sources = tuple(o.cite() for o in req.origins)
+        if support == "native" and req.native is not None:
+            out.append(
+                Reason(
+                    OK,
+                    f"driver {target.driver.raw} >= {req.native.raw}, the minimum for CUDA "
+                    f"{build.cuda} on {target.driver_os}",
+                    sources,
+                )
+            )
+        elif support == "native":
+            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+            out.append(
+                Reason(
+                    OK, f"driver {target.driver.raw} supports CUDA up to {top}", sources or (cite,)
+                )
+            )
+        elif support == "minor_compat" and req.floor is not None:
+            out.append(
+                Reason(
+                    OK,
+                    f"driver {target.driver.raw} >= {req.floor.raw}, the CUDA {build.cuda.major}.x "
+                    "minor-version compatibility floor",
+                    sources,
+                )
+            )
+    for cc in target.gpus:
+        if build.cuda is None:
+            continue
+        runs = build_runs_on(build, cc)
+        if runs:
+            sass = [a for a in build.archs or () if a.major == cc.major and a.minor <= cc.minor]
+            how = (
+                f"SASS for {sass[-1].sm}"
+                if sass
+                else f"PTX JIT from {', '.join(map(str, build.ptx or ()))}"
+            )
+            out.append(Reason(OK, f"has kernels for {cc.sm} ({how})", (cite,)))
+    return out
+
+
+def _framework_options(
+    spec: Spec, target: Target, matrix: Matrix
+) -> tuple[list[Option], list[Reason]]:
+    from envcheck.resolve.constraints import build_caveats, build_label, check_build
+
+    builds = _builds(matrix, spec)
+    if not builds:
+        known = matrix.releases(spec.kind)
+        if not known:
+            return [], [
+                Reason(ERROR, f"the matrix has no {spec.kind} data ({spec.kind}.toml not loaded)")
+            ]
+        near = [v for v in known if v.split(".")[:1] == spec.version.split(".")[:1]][-6:]
+        what = spec.version + (f"+{spec.variant}" if spec.variant else "")
+        if spec.extra:
+            what = f"[{spec.extra}]=={what}"
+        hint = f" (known {spec.kind} releases: {', '.join(near or known[-6:])})"
+        if _releases(matrix, spec):
+            hint = " (that release has no such variant/extra in the matrix)"
+        return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
+    options = []
+    for build, version in builds:
+        blockers = check_build(build, version, target, matrix)
+        reasons = [Reason(ERROR, b.message, b.sources) for b in blockers]
+        reasons += _positive_reasons(build, target, matrix)
+        caveat_sources: tuple[str, ...] = (build.origin.cite(),)
+        if build.cuda is not None and target.driver is not None:
+            req = matrix.driver_requirement(build.cuda, target.driver_os)
+            caveat_sources = tuple(o.cite() for o in req.origins) or caveat_sources
+        for caveat in build_caveats(build, target, matrix):
+            sources = caveat_sources if "minor-version" in caveat else (build.origin.cite(),)
+            reasons.append(Reason(WARNING, caveat, sources))
+        facts = []
+        if build.cuda is not None:
+            facts.append(f"CUDA {build.cuda}")
+        elif build.variant.startswith("rocm"):
+            facts.append(build.variant)
+        else:
+            facts.append("CPU only")
+        if build.cudnn:
+            facts.append(f"cuDNN {build.cudnn}")
+        if build.bundles_cuda is not None:
+            facts.append("bundles CUDA wheels" if build.bundles_cuda else "needs system CUDA/cuDNN")
+        if build.index_url:
+            facts.append(f"index {build.index_url}")
+        reasons.insert(0, Reason(INFO, "; ".join(facts), (build.origin.cite(),)))
+        if not build.origin.verified:
+            reasons.append(
+                Reason(
+                    WARNING,
+                    "this matrix row is unverified"
+                    + (f": {build.origin.note}" if build.origin.note else ""),
+                    (build.origin.cite(),),
+                )
+            )
+        label = build_label(build, version)
+        if build.extra:
+            label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
+        options.append(Option(label, not blockers, tuple(reasons)))
+    return options, []
+
+
+def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:
+    return [r for r in matrix.cudnn_releases if _version_match(spec.version, r.version)]
+
+
+def _cudnn_options(
+    spec: Spec, target: Target, matrix: Matrix, cuda: Optional[CudaVersion]
+) -> tuple[list[Option], list[Reason]]:
+    rows = _cudnn_rows(matrix, spec)
+    if not rows:
+        return [], [Reason(ERROR, f"cuDNN {spec.version} is not in the matrix")]
+    options = []
+    for row in rows:
+        cite = row.origin.cite()
+        reasons: list[Reason] = []
+        span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}" + (
+            f" to {row.cuda_max}" if row.cuda_max else f" and later {row.cuda_major}.x"
+        )
+        reasons.append(Reason(INFO, f"built for {span}", (cite,)))
+        if cuda is not None:
+            if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
+                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
+            elif row.cuda_max is not None and cuda > row.cuda_max:
+                reasons.append(
+                    Reason(
+                        WARNING,
+                        f"CUDA {cuda} is newer than the highest tested ({row.cuda_max}); "
+                        f"same major, so it relies on CUDA {cuda.major}.x compatibility",
+                        (cite,),
+                    )
+                )
+            else:
+                reasons.append(Reason(OK, f"CUDA {cuda} is within {span}", (cite,)))
+        if target.os is not None and row.os:
+            os_name = "linux" if target.os == "wsl" else target.os
+            ok = os_name in row.os
+            reasons.append(
+                Reason(
+                    OK if ok else ERROR,
+                    f"{'available' if ok else 'not available'} for {os_name} (built for {', '.join(row.os)})",
+                    (cite,),
+                )
+            )
+        need = row.windows_min_driver if target.driver_os == "windows" else row.linux_min_driver
+        if target.driver is not None and need is not None:
+            ok = target.driver.key >= need.key
+            reasons.append(
+                Reason(
+                    OK if ok else ERROR,
+                    f"driver {target.driver.raw} {'>=' if ok else '<'} {need.raw}, the minimum for this build",
+                    (cite,),
+                )
+            )
+        for cc in target.gpus:
+            if not row.compute_capabilities:
+                reasons.append(
+                    Reason(
+                        WARNING,
+                        f"the matrix does not list the GPUs this build supports ({cc.sm} not checked)",
+                        (cite,),
+                    )
+                )
+                continue
+            ok = cc in row.compute_capabilities or any(
+                c.major == cc.major and c.minor <= cc.minor for c in row.compute_capabilities
+            )
+            reasons.append(
+                Reason(
+                    OK if ok else ERROR,
+                    f"{cc.sm} {'is' if ok else 'is not'} among the supported compute capabilities",
+                    (cite,),
+                )
+            )
+        if not row.origin.verified:
+            reasons.append(
+                Reason(
+                    WARNING,
+                    "this matrix row is unverified"
+                    + (f": {row.origin.note}" if row.origin.note else ""),
+                    (cite,),
+                )
+            )
+        works = not any(r.level == ERROR for r in reasons)
+        options.append(
+            Option(f"cuDNN {row.version} for CUDA {row.cuda_major}", works, tuple(reasons))
+        )
+    return options, []
+
+
+def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    from envcheck.model.versions import parse_cuda_version
+
+    cuda = parse_cuda_version(spec.version)
+    if cuda is None:
+        raise InputError(None, None, f"cannot read CUDA version in {spec.text!r} (e.g. cuda==12.4)")
+    reasons: list[Reason] = []
+    release = matrix.cuda_release(cuda)
+    if release is None:
+        return [], [Reason(ERROR, f"CUDA {cuda} is not in the matrix")]
+    reasons.append(
+        Reason(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
+    )
+    if target.driver is not None:
+        support = matrix.driver_supports(target.driver, cuda, target.driver_os)
+        req = matrix.driver_requirement(cuda, target.driver_os)
+        sources = tuple(o.cite() for o in req.origins)
+        if support == "native" and req.native is not None:
+            reasons.append(
+                Reason(
+                    OK,
+                    f"driver {target.driver.raw} >= {req.native.raw}, the minimum for CUDA {cuda} on {target.driver_os}",
+                    sources,
+                )
+            )
+        elif support == "minor_compat" and req.floor is not None:
+            reasons.append(
+                Reason(
+                    WARNING,
+                    f"driver {target.driver.raw} is below {req.native.raw if req.native else '?'} "
+                    f"but >= {req.floor.raw}: CUDA {cuda} runs through minor-version compatibility"
+                    + (f" (not covered: {req.caveats[0]})" if req.caveats else ""),
+                    sources,
+                )
+            )
+        elif support == "no":
+            need = req.floor or req.native
+            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+            reasons.append(
+                Reason(
+                    ERROR,
+                    f"CUDA {cuda} needs driver >= {need.raw if need else '?'} on {target.driver_os}; "
+                    f"driver {target.driver.raw} supports CUDA up to {top or '?'}",
+                    sources,
+                )
+            )
+        else:
+            reasons.append(
+                Reason(WARNING, f"the matrix does not know the driver CUDA {cuda} needs")
+            )
+    if target.gpus:
+        archs = matrix.toolkit_archs_for(cuda)
+        for cc in target.gpus:
+            if archs is None:
+                reasons.append(
+                    Reason(WARNING, f"the matrix does not know which GPUs CUDA {cuda} targets")
+                )
+                continue
+            cite = archs.origin.cite()
+            if cc in archs.compute_capabilities:
+                level = WARNING if cc in archs.deprecated else OK
+                extra = " (deprecated)" if cc in archs.deprecated else ""
+                reasons.append(Reason(level, f"nvcc {cuda} can target {cc.sm}{extra}", (cite,)))
+            elif any(c > cc for c in archs.compute_capabilities) and not any(
+                c < cc for c in archs.compute_capabilities
+            ):
+                reasons.append(
+                    Reason(
+                        ERROR,
+                        f"CUDA {cuda} no longer supports {cc.sm} (oldest: {min(archs.compute_capabilities).sm})",
+                        (cite,),
+                    )
+                )
+            elif max(archs.compute_capabilities) < cc:
+                reasons.append(
+                    Reason(
+                        WARNING,
+                        f"{cc.sm} is newer than CUDA {cuda} knows (newest {max(archs.compute_capabilities).sm}); only PTX JIT can run on it",
+                        (cite,),
+                    )
+                )
+            else:
+                reasons.append(Reason(ERROR, f"nvcc {cuda} cannot target {cc.sm}", (cite,)))
+    if target.os == "macos":
+        reasons.append(Reason(ERROR, "CUDA is not available on macOS"))
+    works = not any(r.level == ERROR for r in reasons)
+    return [Option(f"CUDA {cuda}", works, tuple(reasons))], []
+
+
+def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
+    """Add conflicts between specs given together (framework vs cuda/cudnn specs)."""
+    from envcheck.model.versions import parse_cuda_version
+
+    cuda = next((parse_cuda_version(s.version) for s in specs if s.kind == "cuda"), None)
+    cudnn = next((s for s in specs if s.kind == "cudnn"), None)
+    out = []
+    for result in results:
+        spec = result.spec
+        if spec.kind in ("cuda", "cudnn", "keras") or not (cuda or cudnn):
+            out.append(result)
+            continue
+        options = []
+        for option in result.options:
+            build_reasons = list(option.reasons)
+            build = _build_of(option, spec, matrix)
+            if build is not None and build.cuda is not None:
+                build_reasons += _cross_reasons(build, cuda, cudnn)
+            works = option.works and not any(r.level == ERROR for r in build_reasons)
+            options.append(Option(option.label, works, tuple(build_reasons)))
+        out.append(SpecResult(spec, tuple(options), result.reasons))
+    return out
+
+
+def _cross_reasons(
+    build: Build, cuda: Optional[CudaVersion], cudnn: Optional[Spec]
+) -> list[Reason]:
+    """A framework build against the system CUDA/cuDNN named by other specs.
+
+    A build that brings its own CUDA/cuDNN wheels does not use the system ones,
+    so a mismatch there is information, not a failure.
+    """
+    cite = (build.origin.cite(),)
+    out = []
+    if cuda is not None and build.cuda is not None:
+        if build.bundles_cuda:
+            out.append(
+                Reason(
+                    INFO,
+                    f"brings its own CUDA {build.cuda} runtime wheels; "
+                    f"the system CUDA {cuda} is not used",
+                    cite,
+                )
+            )
+        elif build.cuda.major != cuda.major:
+            out.append(Reason(ERROR, f"built for CUDA {build.cuda}, not CUDA {cuda.major}.x", cite))
+        elif build.cuda != cuda:
+            out.append(Reason(WARNING, f"tested with CUDA {build.cuda}, not {cuda}", cite))
+        else:
+            out.append(Reason(OK, f"tested with CUDA {cuda}", cite))
+    if cudnn is not None and build.cudnn:
+        want = cudnn.version.split(".")
+        have = build.cudnn.split(".")
+        if build.bundles_cuda:
+            out.append(
+                Reason(
+                    INFO,
+                    f"brings its own cuDNN {build.cudnn} wheels; "
+                    f"the system cuDNN {cudnn.version} is not used",
+                    cite,
+                )
+            )
+        elif want[0] != have[0]:
+            out.append(
+                Reason(ERROR, f"built with cuDNN {build.cudnn}, not cuDNN {want[0]}.x", cite)
+            )
+        elif have[:2] != want[:2]:
+            out.append(
+                Reason(WARNING, f"tested with cuDNN {build.cudnn}, not {cudnn.version}", cite)
+            )
+        else:
+            out.append(Reason(OK, f"tested with cuDNN {build.cudnn}", cite))
+    return out
+
+
+def _build_of(option: Option, spec: Spec, matrix: Matrix) -> Optional[Build]:
+    from envcheck.resolve.constraints import build_label
+
+    for build, version in _builds(matrix, spec):
+        label = build_label(build, version)
+        if build.extra:
+            label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
+        if label == option.label:
+            return build
+    return None
+
+
+def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    rows = [
+        r for r in matrix.keras_releases if any(_version_match(spec.version, v) for v in r.versions)
+    ]
+    if not rows:
+        return [], [Reason(ERROR, f"keras {spec.version} is not in the matrix")]
+    options = []
+    for row in rows:
+        cite = row.origin.cite()
+        reasons = []
+        if row.tensorflow:
+            reasons.append(Reason(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
+        if row.backends:
+            reasons.append(Reason(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
+        if target.python is not None and row.python:
+            ok = target.python in row.python
+            reasons.append(
+                Reason(
+                    OK if ok else ERROR,
+                    f"{'supports' if ok else 'does not support'} Python {target.python}",
+                    (cite,),
+                )
+            )
+        works = not any(r.level == ERROR for r in reasons)
+        options.append(Option(f"keras {', '.join(row.versions)}", works, tuple(reasons)))
+    return options, []
+
+
+def explain_specs(texts: tuple[str, ...], target: Target, matrix: Matrix) -> WhyResult:
+    """Judge every SPEC on ``target``; raises InputError for an unreadable spec."""
+    from envcheck.model.versions import parse_cuda_version
+
+    specs = [parse_spec(t) for t in texts]
+    cuda = next((parse_cuda_version(s.version) for s in specs if s.kind == "cuda"), None)
+    results = []
+    for spec in specs:
+        if spec.kind == "cuda":
+            options, reasons = _cuda_options(spec, target, matrix)
+        elif spec.kind == "cudnn":
+            options, reasons = _cudnn_options(spec, target, matrix, cuda)
+        elif spec.kind == "keras":
+            options, reasons = _keras_options(spec, target, matrix)
+        else:
+            options, reasons = _framework_options(spec, target, matrix)
+        results.append(SpecResult(spec, tuple(options), tuple(reasons)))
+    return WhyResult(target, tuple(_cross(specs, matrix, results)), matrix.version)
+
+
+def render_why(result: WhyResult) -> str:
+    """Plain text: one verdict per spec, each option and its reasons; sources
+    are numbered once and listed at the end."""
+    marks = {OK: "ok  ", ERROR: "FAIL", WARNING: "warn", INFO: "    "}
+    numbers: dict[str, int] = {}
+
+    def refs(reason: Reason) -> str:
+        if not reason.sources:
+            return ""
+        ns = [numbers.setdefault(s, len(numbers) + 1) for s in reason.sources]
+        return " " + "".join(f"[{n}]" for n in ns)
+
+    lines = [f"Target: {result.target.describe()}  (matrix {result.matrix_version})", ""]
+    for r in result.results:
+        lines.append(f"{r.spec.text}: {'works' if r.works else 'does NOT work'}")
+        for reason in r.reasons:
+            lines.append(f"  {marks[reason.level]} {reason.message}{refs(reason)}")
+        for o in r.options:
+            verdict = "works" if o.works else "does not work"
+            lines.append(f"  {'+' if o.works else '-'} {o.label}: {verdict}")
+            for reason in o.reasons:
+                lines.append(f"      {marks[reason.level]} {reason.message}{refs(reason)}")
+        lines.append("")
+    verdict = "works" if result.works else "does NOT work"
+    lines.append(f"Result: the combination {verdict}")
+    if numbers:
+        lines.append("")
+        lines.append("Sources:")
+        lines.extend(f"  [{n}] {url}" for url, n in numbers.items())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,334 @@
+"""``envcheck matrix update``: download, verify and atomically install a matrix bundle.
+
+Bundle format (``envcheck.matrix-bundle/1``): a manifest JSON at the URL given
+(default ``DEFAULT_URL``) and the domain TOML files next to it::
+
+    {
+      "schema": "envcheck.matrix-bundle/1",
+      "schema_version": 1,              # matrix schema_version of the TOML files
+      "data_version": "2026-11-22",
+      "files": {"cuda_driver.toml": {"sha256": "<64 hex>", "size": 22942}, ...}
+    }
+
+File URLs are resolved relative to the manifest URL. Individual files (rather
+than one tar.gz) keep verification per file, need no archive extraction (no
+path-traversal risk) and let a maintainer publish the ``matrices/`` directory
+as it is (``make_manifest`` writes the manifest).
+
+Safety: every download has a timeout and a size limit; file names must be known
+domain files; each file's size and sha256 must match the manifest; the bundle
+is then loaded and validated from a temporary directory with the normal loader.
+Only then is it installed: the files sit in a fresh directory next to the
+target and a ``current`` symlink is swapped with ``os.replace`` (atomic on
+POSIX); where symlinks are unavailable (Windows without the privilege) two
+renames are used. Any failure leaves the working matrix untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from envcheck.errors import EnvcheckError, InputError
+from envcheck.matrix.load import DOMAINS, SCHEMA_VERSION
+
+BUNDLE_SCHEMA = "envcheck.matrix-bundle/1"
+DEFAULT_URL = "https://raw.githubusercontent.com/envcheck/envcheck/main/matrices/manifest.json"
+"""Where the project publishes its matrix (the ``matrices/`` directory of main)."""
+
+TIMEOUT = (10.0, 30.0)
+"""Connect and read timeouts (seconds) of every request."""
+MAX_MANIFEST_BYTES = 256 * 1024
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 32 * 1024 * 1024
+_CHUNK = 64 * 1024
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+Progress = Callable[[str, int, Optional[int]], None]
+"""progress(file name, bytes so far, total or None)."""
+
+
+class UpdateError(EnvcheckError):
+    """The update failed; the installed matrix is unchanged."""
+
+
+@dataclass(frozen=True)
+class BundleFile:
+    name: str
+    sha256: str
+    size: Optional[int]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    data_version: str
+    schema_version: int
+    files: tuple[BundleFile, ...]
+
+
+@dataclass(frozen=True)
+class UpdateResult:
+    directory: Path
+    data_version: str
+    previous: Optional[str]
+    files: tuple[str, ...]
+
+
+def parse_manifest(data: Any, url: str) -> Manifest:
+    """Validate a manifest document; raises UpdateError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise UpdateError(f"{url}: manifest is not a JSON object")
+    if data.get("schema") != BUNDLE_SCHEMA:
+        raise UpdateError(f"{url}: not an envcheck matrix manifest (schema {data.get('schema')!r})")
+    schema_version = data.get("schema_version")
+    if not isinstance(schema_version, int) or isinstance(schema_version, bool):
+        raise UpdateError(f"{url}: schema_version must be an integer")
+    if schema_version > SCHEMA_VERSION:
+        raise UpdateError(
+            f"{url}: the matrix has schema_version {schema_version}, newer than this "
+            f"envcheck reads ({SCHEMA_VERSION}); upgrade envcheck"
+        )
+    data_version = data.get("data_version")
+    if not isinstance(data_version, str) or not _DATE_RE.match(data_version):
+        raise UpdateError(f"{url}: data_version must be a date YYYY-MM-DD")
+    files = data.get("files")
+    if not isinstance(files, dict) or not files:
+        raise UpdateError(f"{url}: 'files' must be a non-empty object")
+    known = {f"{d}.toml" for d in DOMAINS}
+    out = []
+    for name, entry in sorted(files.items()):
+        if name not in known:
+            raise UpdateError(
+                f"{url}: unexpected file {name!r} (known: {', '.join(sorted(known))})"
+            )
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            raise UpdateError(f"{url}: files.{name} needs a sha256")
+        sha = entry["sha256"].lower()
+        if not _SHA_RE.match(sha):
+            raise UpdateError(f"{url}: files.{name}.sha256 is not 64 hex digits")
+        size = entry.get("size")
+        if size is not None and (
+            not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_FILE_BYTES
+        ):
+            raise UpdateError(f"{url}: files.{name}.size must be 0..{MAX_FILE_BYTES}")
+        out.append(BundleFile(name, sha, size))
+    if "cuda_driver.toml" not in files:
+        raise UpdateError(f"{url}: the bundle lacks cuda_driver.toml")
+    return Manifest(data_version, schema_version, tuple(out))
+
+
+def make_manifest(directory: Path, data_version: str) -> dict[str, Any]:
+    """The manifest of a matrix directory (for maintainers publishing a bundle)."""
+    files = {}
+    for domain in DOMAINS:
+        path = directory / f"{domain}.toml"
+        if path.is_file():
+            data = path.read_bytes()
+            files[path.name] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    return {
+        "schema": BUNDLE_SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "data_version": data_version,
+        "files": files,
+    }
+
+
+def _download(session: Any, url: str, limit: int, progress: Optional[Progress], name: str) -> bytes:
+    """GET ``url`` into memory, refusing more than ``limit`` bytes."""
+    import requests
+
+    try:
+        with session.get(url, timeout=TIMEOUT, stream=True) as response:
+            if response.status_code != 200:
+                raise UpdateError(
+                    f"{url}: HTTP {response.status_code} {response.reason or ''}".rstrip()
+                )
+            length = response.headers.get("Content-Length")
+            total: Optional[int] = int(length) if length and length.isdigit() else None
+            if total is not None and total > limit:
+                raise UpdateError(f"{url}: {total} bytes is over the {limit}-byte limit")
+            chunks = []
+            got = 0
+            for chunk in response.iter_content(_CHUNK):
+                got += len(chunk)
+                if got > limit:
+                    raise UpdateError(f"{url}: more than the {limit}-byte limit; refused")
+                chunks.append(chunk)
+                if progress is not None:
+                    progress(name, got, total)
+            if total is not None and got != total:
+                raise UpdateError(f"{url}: truncated download ({got} of {total} bytes)")
+            return b"".join(chunks)
+    except requests.Timeout:
+        raise UpdateError(f"{url}: timed out") from None
+    except requests.RequestException as exc:
+        raise UpdateError(f"{url}: {type(exc).__name__}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def fetch_bundle(
+    url: str, dest: Path, progress: Optional[Progress] = None, session: Any = None
+) -> Manifest:
+    """Download the manifest at ``url`` and its files into ``dest``, verified."""
+    from urllib.parse import urljoin, urlparse
+
+    import requests
+
+    if urlparse(url).scheme not in ("https", "http"):
+        raise UpdateError(f"{url}: only http(s) URLs are supported")
+    own = session is None
+    session = requests.Session() if own else session
+    try:
+        raw = _download(session, url, MAX_MANIFEST_BYTES, None, "manifest.json")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise UpdateError(f"{url}: manifest is not valid JSON ({exc})") from None
+        manifest = parse_manifest(data, url)
+        total = 0
+        for entry in manifest.files:
+            file_url = urljoin(url, entry.name)
+            body = _download(session, file_url, MAX_FILE_BYTES, progress, entry.name)
+            total += len(body)
+            if total > MAX_TOTAL_BYTES:
+                raise UpdateError(f"{url}: bundle is over the {MAX_TOTAL_BYTES}-byte limit")
+            if entry.size is not None and len(body) != entry.size:
+                raise UpdateError(
+                    f"{file_url}: {len(body)} bytes, the manifest says {entry.size} (truncated?)"
+                )
+            digest = hashlib.sha256(body).hexdigest()
+            if digest != entry.sha256:
+                raise UpdateError(
+                    f"{file_url}: sha256 {digest} does not match the manifest ({entry.sha256})"
+                )
+            (dest / entry.name).write_bytes(body)
+        (dest / "manifest.json").write_bytes(raw)
+        return manifest
+    finally:
+        if own:
+            session.close()
+
+
+def validate_bundle(directory: Path) -> str:
+    """Load ``directory`` with the normal loader; returns its data version."""
+    from envcheck.matrix import load_matrix_from
+
+    try:
+        return load_matrix_from(directory).data_version
+    except InputError as exc:
+        # Name the file as published, not the temporary path.
+        name = Path(exc.path).name if exc.path else "bundle"
+        where = f"{name}:{exc.line}" if exc.line else name
+        raise UpdateError(f"downloaded matrix is invalid: {where}: {exc.message}") from None
+
+
+@contextlib.contextmanager
+def _staging(parent: Path) -> Iterator[Path]:
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=parent))
+    try:
+        yield staging
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def install(staged: Path, target: Path, data_version: str) -> Path:
+    """Move a validated directory into place and point ``target`` at it atomically."""
+    parent = target.parent
+    final = Path(tempfile.mkdtemp(prefix=f"{data_version}-", dir=parent))
+    for item in staged.iterdir():
+        item.replace(final / item.name)
+    link = parent / f".{target.name}.{os.getpid()}.link"
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            link.unlink()
+        link.symlink_to(final.name, target_is_directory=True)
+        old = target.resolve() if target.is_symlink() else None
+        if target.exists() and not target.is_symlink():
+            # A plain directory from an earlier non-symlink install: move it aside first.
+            aside = parent / f".{target.name}.old-{os.getpid()}"
+            target.replace(aside)
+            old = aside
+        link.replace(target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            link.unlink()
+        # No symlinks (Windows without the privilege): two renames, not atomic.
+        old = None
+        if target.exists() or target.is_symlink():
+            old = parent / f".{target.name}.old-{os.getpid()}"
+            target.replace(old)
+        final.replace(target)
+        final = target
+    if old is not None and old != final and old.parent == parent:
+        shutil.rmtree(old, ignore_errors=True)
+    _prune(parent, keep={final.name, target.name})
+    return final
+
+
+def _prune(parent: Path, keep: set[str]) -> None:
+    """Remove leftovers of earlier installs (never the live one)."""
+    for item in parent.iterdir():
+        if item.name in keep or item.name.startswith(".incoming-"):
+            continue
+        if item.is_dir() and not item.is_symlink() and re.match(r"^\d{4}-\d{2}-\d{2}-", item.name):
+            shutil.rmtree(item, ignore_errors=True)
+
+
+def update_matrix(
+    url: str,
+    target: Path,
+    progress: Optional[Progress] = None,
+    session: Any = None,
+) -> UpdateResult:
+    """Fetch, verify, validate and install the bundle at ``url`` as ``target``."""
+    previous = None
+    manifest_path = target / "manifest.json"
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        previous = json.loads(manifest_path.read_text(encoding="utf-8")).get("data_version")
+    with _staging(target.parent) as staging:
+        manifest = fetch_bundle(url, staging, progress, session)
+        data_version = validate_bundle(staging)
+        final = install(staging, target, manifest.data_version)
+    return UpdateResult(final, data_version, previous, tuple(f.name for f in manifest.files))
+
+
+def remove_update(target: Path) -> bool:
+    """Go back to the shipped matrix: remove an installed update. True if one was removed."""
+    if not (target.exists() or target.is_symlink()):
+        return False
+    parent = target.parent
+    aside = parent / f".{target.name}.removed-{os.getpid()}"
+    real = target.resolve() if target.is_symlink() else None
+    target.replace(aside)  # one rename: loaders now see no update
+    if aside.is_symlink():
+        aside.unlink()
+        if real is not None and real.parent == parent:
+            shutil.rmtree(real, ignore_errors=True)
+    else:
+        shutil.rmtree(aside, ignore_errors=True)
+    return True
+
+
+def env_hint(env: Mapping[str, str]) -> Optional[str]:
+    """A note when ENVCHECK_MATRIX overrides what an update would change."""
+    from envcheck.matrix import ENV_MATRIX
+
+    value = env.get(ENV_MATRIX, "").strip()
+    if value:
+        return f"note: {ENV_MATRIX}={value} is set and takes precedence over the installed update"
+    return None
