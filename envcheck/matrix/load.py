@@ -168,7 +168,7 @@ class RowReader:
 
 def _table_lines(text: str, table: str) -> list[int]:
     """Line numbers of each ``[[table]]`` header, in order."""
-    pattern = re.compile(r"^\s*\[\[\s*" + re.escape(table) + r"\s*\]\]", re.MULTILINE)
+    pattern = re.compile(r"^[ \t]*\[\[[ \t]*" + re.escape(table) + r"[ \t]*\]\]", re.MULTILINE)
     return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
 
 

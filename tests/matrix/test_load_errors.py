@@ -1,0 +1,191 @@
+"""Loader errors name the file, the line of the offending row and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from envcheck.errors import InputError
+from envcheck.matrix import load_matrix_from
+
+HEADER = 'schema_version = 1\ndata_version = "2026-11-22"\n'
+RELEASE = """
+[[release]]
+version = "12.4.0"
+label = "CUDA 12.4 GA"
+linux_min_driver = "550.54.14"
+source = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/"
+verified = true
+"""
+
+
+def load(tmp_path: Path, **files: str) -> InputError:
+    for name, text in files.items():
+        (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_matrix_from(tmp_path)
+    return info.value
+
+
+def test_a_valid_file_loads(tmp_path: Path) -> None:
+    (tmp_path / "cuda_driver.toml").write_text(HEADER + RELEASE, encoding="utf-8")
+    matrix = load_matrix_from(tmp_path)
+    assert [r.version for r in matrix.cuda_releases] == ["12.4.0"]
+    assert matrix.cuda_releases[0].origin.line == 4
+
+
+def test_malformed_toml_names_file_and_line(tmp_path: Path) -> None:
+    text = HEADER + RELEASE + '\n[[release]]\nversion = "12.5.0\n'
+    err = load(tmp_path, cuda_driver=text)
+    assert err.path is not None and err.path.endswith("cuda_driver.toml")
+    assert err.line == 12  # the unterminated string
+    assert "invalid TOML" in err.message
+    assert str(err).startswith(f"{err.path}:12: invalid TOML")
+
+
+def test_wrong_type_names_row_line_and_field(tmp_path: Path) -> None:
+    text = HEADER + RELEASE.replace('linux_min_driver = "550.54.14"', "linux_min_driver = 550")
+    err = load(tmp_path, cuda_driver=text)
+    assert (Path(err.path or "").name, err.line) == ("cuda_driver.toml", 4)
+    assert "field 'linux_min_driver'" in err.message
+    assert "expected a non-empty string, got 550" in err.message
+
+
+def test_bad_driver_version_string(tmp_path: Path) -> None:
+    text = HEADER + RELEASE.replace("550.54.14", "latest")
+    err = load(tmp_path, cuda_driver=text)
+    assert err.line == 4
+    assert "field 'linux_min_driver'" in err.message
+
+
+def test_missing_source(tmp_path: Path) -> None:
+    text = HEADER + RELEASE.replace(
+        'source = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/"\n', ""
+    )
+    err = load(tmp_path, cuda_driver=text)
+    assert err.line == 4
+    assert "field 'source': is required" in err.message
+
+
+def test_source_must_be_a_url(tmp_path: Path) -> None:
+    text = HEADER + RELEASE.replace(
+        "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/", "the release notes"
+    )
+    err = load(tmp_path, cuda_driver=text)
+    assert "field 'source': must be an http(s) URL" in err.message
+
+
+def test_missing_verified_flag(tmp_path: Path) -> None:
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE.replace("verified = true\n", ""))
+    assert "field 'verified': is required" in err.message
+
+
+def test_unknown_field(tmp_path: Path) -> None:
+    text = HEADER + RELEASE.replace("label =", 'lable = "typo"\nlabel =')
+    err = load(tmp_path, cuda_driver=text)
+    assert err.line == 4
+    assert "field 'lable': unknown field" in err.message
+
+
+def test_unknown_table(tmp_path: Path) -> None:
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE + "\n[[relase]]\nversion = '1'\n")
+    assert err.line == 11
+    assert "unknown table 'relase'" in err.message
+
+
+def test_duplicate_row_names_second_line_and_first(tmp_path: Path) -> None:
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE + RELEASE)
+    assert err.line == 11
+    assert "duplicate CUDA release 12.4.0 (first defined at line 4)" in err.message
+
+
+def test_duplicate_framework_build(tmp_path: Path) -> None:
+    build = """
+[[build]]
+versions = ["2.5.1"]
+variant = "cu124"
+package = "torch"
+cuda = "12.4"
+platforms = ["linux-x86_64"]
+source = "https://pytorch.org/get-started/previous-versions/"
+verified = true
+"""
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE, torch=HEADER + build + build)
+    assert Path(err.path or "").name == "torch.toml"
+    assert err.line == 13
+    assert "duplicate torch 2.5.1 cu124 build" in err.message
+
+
+def test_same_release_with_and_without_extra_is_not_a_duplicate(tmp_path: Path) -> None:
+    build = """
+[[build]]
+versions = ["2.16.1"]
+variant = "cu123"
+package = "tensorflow"
+cuda = "12.3"
+platforms = ["linux-x86_64"]
+source = "https://www.tensorflow.org/install/pip"
+verified = true
+"""
+    with_extra = build.replace(
+        'package = "tensorflow"', 'package = "tensorflow"\nextra = "and-cuda"'
+    )
+    (tmp_path / "cuda_driver.toml").write_text(HEADER + RELEASE, encoding="utf-8")
+    (tmp_path / "tensorflow.toml").write_text(HEADER + build + with_extra, encoding="utf-8")
+    matrix = load_matrix_from(tmp_path)
+    assert [b.extra for b in matrix.framework_builds("tensorflow")] == [None, "and-cuda"]
+
+
+def test_newer_schema_version_is_refused(tmp_path: Path) -> None:
+    err = load(tmp_path, cuda_driver=HEADER.replace("= 1", "= 2") + RELEASE)
+    assert err.line == 1
+    assert "newer than this envcheck; upgrade" in err.message
+
+
+def test_missing_or_bad_data_version(tmp_path: Path) -> None:
+    err = load(tmp_path, cuda_driver="schema_version = 1\n" + RELEASE)
+    assert "data_version must be a date" in err.message
+
+
+def test_bad_compute_capability(tmp_path: Path) -> None:
+    toolkit = """
+[[toolkit]]
+cuda = "12.4"
+compute_capabilities = ["5.0", "sm_90"]
+source = "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/"
+verified = true
+"""
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE, cuda_arch=HEADER + toolkit)
+    assert (Path(err.path or "").name, err.line) == ("cuda_arch.toml", 4)
+    assert "field 'compute_capabilities'" in err.message
+
+
+def test_invalid_framework_version(tmp_path: Path) -> None:
+    build = """
+[[build]]
+versions = ["two.five"]
+variant = "cpu"
+package = "torch"
+source = "https://pytorch.org/"
+verified = false
+"""
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE, torch=HEADER + build)
+    assert "field 'versions': 'two.five' is not a valid version" in err.message
+
+
+def test_empty_directory(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no matrix files"):
+        load_matrix_from(tmp_path)
+
+
+def test_cli_reports_bad_matrix_as_one_line(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    (tmp_path / "cuda_driver.toml").write_text(HEADER + RELEASE + RELEASE, encoding="utf-8")
+    code, out, err = run_cli("matrix", "show", env={"ENVCHECK_MATRIX": str(tmp_path)})
+    assert code == 2
+    assert out == ""
+    assert err.strip().count("\n") == 0
+    assert "cuda_driver.toml:11: duplicate CUDA release 12.4.0" in err
+    assert "Traceback" not in err
