@@ -1,0 +1,189 @@
+"""`envcheck matrix show|why|export` through main(): exit codes, stdout/stderr, JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+MINI = Path(__file__).parents[1] / "fixtures" / "matrix-mini"
+
+
+def test_show_one_domain_filtered_by_version() -> None:
+    code, out, err = run_cli("matrix", "show", "torch", "--version", "2.5")
+    assert (code, err) == (0, "")
+    assert "torch [[build]]" in out
+    assert "cu124" in out
+    assert "2.5.1" in out
+    assert "2.4.0" not in out
+    assert "[1] https://" in out
+
+
+def test_show_marks_unverified_rows() -> None:
+    code, out, _ = run_cli("matrix", "show", "cudnn", "--version", "7.0")
+    assert code == 0
+    assert "UNVERIFIED" in out
+
+
+def test_show_unknown_domain_is_a_usage_error_listing_the_domains() -> None:
+    code, out, err = run_cli("matrix", "show", "pytorch")
+    assert code == 2
+    assert out == ""
+    assert "unknown domain 'pytorch'" in err
+    assert "cuda_driver, cuda_arch, gpus, cudnn, driver_branches, torch" in err
+
+
+def test_show_json_keeps_raw_driver_versions() -> None:
+    code, out, _ = run_cli("matrix", "show", "cuda_driver", "--version", "11.8", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    rows = doc["domains"]["cuda_driver"]["release"]
+    assert {r["version"] for r in rows} >= {"11.8.0"}
+    ga = next(r for r in rows if r["version"] == "11.8.0")
+    assert ga["linux_min_driver"] == "520.61.05"
+    assert ga["source"].startswith("https://")
+
+
+def test_show_brackets_survive_rich() -> None:
+    """markup is off: '[[build]]' and '[and-cuda]'-like text must not vanish."""
+    code, out, _ = run_cli("matrix", "show", "tensorflow", "--version", "2.16")
+    assert code == 0
+    assert "tensorflow [[build]]" in out
+
+
+def test_why_works_exit_0_with_sources() -> None:
+    code, out, err = run_cli(
+        "matrix",
+        "why",
+        "torch==2.5.1+cu124",
+        "--driver",
+        "550.54.14",
+        "--gpu",
+        "NVIDIA GeForce RTX 4090",
+        "--python",
+        "3.11",
+        "--os",
+        "linux",
+    )
+    assert (code, err) == (0, ""), out
+    assert "torch==2.5.1+cu124: works" in out
+    assert "driver 550.54.14 >= 550.54.14, the minimum for CUDA 12.4 on linux" in out
+    assert "has kernels for sm_89" in out
+    assert "Sources:" in out
+    assert "https://download.pytorch.org/whl/cu124" in out
+
+
+def test_why_old_driver_fails_exit_1_naming_the_driver_rule() -> None:
+    code, out, _ = run_cli("matrix", "why", "torch==2.5.1+cu124", "--driver", "470.82.01")
+    assert code == 1
+    assert "does NOT work" in out
+    assert "needs CUDA 12.4, which needs driver >= 525.60.13" in out
+    assert "docs.nvidia.com" in out
+
+
+def test_why_gpu_too_old_for_the_build() -> None:
+    code, out, _ = run_cli("matrix", "why", "torch==2.5.1+cu124", "--gpu", "sm_35")
+    assert code == 1
+    assert "no kernels for sm_35" in out
+
+
+def test_why_json_contract() -> None:
+    code, out, _ = run_cli(
+        "matrix", "why", "torch==2.5.1+cu124", "cuda==12.4", "--driver", "535.104.05", "--json"
+    )
+    doc = json.loads(out)
+    assert doc["schema"] == "envcheck.matrix-why/1"
+    assert doc["works"] is True
+    assert code == 0
+    assert doc["target"]["driver"] == "535.104.05"
+    cuda = doc["results"][1]
+    assert cuda["spec"] == "cuda==12.4"
+    levels = [r["level"] for o in cuda["options"] for r in o["reasons"]]
+    assert "warning" in levels  # below 550.54.14: minor-version compatibility
+    for result in doc["results"]:
+        for option in result["options"]:
+            for reason in option["reasons"]:
+                assert all(s.startswith("http") for s in reason["sources"])
+
+
+def test_why_tensorflow_gpu_1_14_needs_cuda_10_0() -> None:
+    code, out, _ = run_cli("matrix", "why", "tensorflow-gpu==1.14", "cuda==10.0", "cudnn==7.4")
+    assert "tensorflow-gpu 1.14.0" in out
+    assert "CUDA 10.0" in out
+    assert code == 0, out
+
+
+def test_why_tensorflow_after_2_10_has_no_native_windows_gpu() -> None:
+    code, out, _ = run_cli("matrix", "why", "tensorflow==2.11", "--os", "windows")
+    assert code == 1
+    assert "no build for native Windows" in out
+
+
+def test_why_unknown_release_exit_1() -> None:
+    code, out, _ = run_cli("matrix", "why", "torch==0.0.1")
+    assert code == 1
+    assert "torch 0.0.1 is not in the matrix" in out
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("torch", "expected NAME==VERSION"), ("numpy==1.26", "unknown package 'numpy'")],
+)
+def test_why_bad_spec_is_one_line_exit_2(spec: str, message: str) -> None:
+    code, out, err = run_cli("matrix", "why", spec)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_why_unknown_gpu_is_a_usage_error() -> None:
+    code, _, err = run_cli("matrix", "why", "torch==2.5.1", "--gpu", "Voodoo 5")
+    assert code == 2
+    assert "unknown GPU 'Voodoo 5'" in err
+
+
+def test_export_validates_against_the_shipped_schema() -> None:
+    import jsonschema
+
+    from envcheck.schemas import get_schema
+
+    code, out, err = run_cli("matrix", "export", "--json")
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    schema = get_schema("matrix-1")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert doc["schema"] == "envcheck.matrix/1"
+    assert doc["domains"]["torch"]["build"]
+
+
+def test_export_of_the_mini_matrix_validates_too(tmp_path: Path) -> None:
+    import jsonschema
+
+    from envcheck.schemas import get_schema
+
+    target = tmp_path / "matrix.json"
+    code, out, err = run_cli(
+        "matrix", "export", "--output", str(target), env={"ENVCHECK_MATRIX": str(MINI)}
+    )
+    assert (code, out) == (0, "")
+    assert "matrix written to" in err
+    doc = json.loads(target.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(get_schema("matrix-1")).validate(doc)
+    assert doc["domains"]["keras"] == {"release": []}
+
+
+def test_export_schema_rejects_a_missing_source() -> None:
+    import jsonschema
+
+    from envcheck.schemas import get_schema
+
+    _, out, _ = run_cli("matrix", "export")
+    doc = json.loads(out)
+    del doc["domains"]["gpus"]["gpu"][0]["source"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(get_schema("matrix-1")).validate(doc)
