@@ -1,0 +1,270 @@
+"""`envcheck matrix update` against a real local HTTP server (pytest-httpserver)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from envcheck.matrix import active_matrix_dir, clear_cache, load_matrix, user_matrix_dir
+from envcheck.matrix import update as mupdate
+from tests.conftest import run_cli
+
+pytestmark = pytest.mark.network
+
+pytest_httpserver = pytest.importorskip("pytest_httpserver")
+from werkzeug.wrappers import Request, Response  # noqa: E402 - after importorskip
+
+MINI = Path(__file__).parents[1] / "fixtures" / "matrix-mini"
+
+
+def bundle_files(data_version: str = "2027-01-15") -> dict[str, bytes]:
+    out = {}
+    for path in sorted(MINI.glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        out[path.name] = text.replace(
+            text.split("data_version", 1)[1].split("\n", 1)[0],
+            f' = "{data_version}"',
+            1,
+        ).encode()
+    return out
+
+
+def manifest_for(files: dict[str, bytes], **override: Any) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "schema": "envcheck.matrix-bundle/1",
+        "schema_version": 1,
+        "data_version": "2027-01-15",
+        "files": {
+            name: {"sha256": hashlib.sha256(body).hexdigest(), "size": len(body)}
+            for name, body in files.items()
+        },
+    }
+    doc.update(override)
+    return doc
+
+
+def serve(
+    httpserver: Any,
+    files: dict[str, bytes],
+    manifest: Optional[dict[str, Any]] = None,
+    served: Optional[dict[str, bytes]] = None,
+) -> str:
+    """Serve a bundle under /m/; ``served`` replaces bodies after the manifest is made."""
+    manifest = manifest_for(files) if manifest is None else manifest
+    httpserver.expect_request("/m/manifest.json").respond_with_json(manifest)
+    for name, body in {**files, **(served or {})}.items():
+        httpserver.expect_request(f"/m/{name}").respond_with_data(
+            body, content_type="application/toml"
+        )
+    return str(httpserver.url_for("/m/manifest.json"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Any:
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def installed_version() -> Optional[str]:
+    target = user_matrix_dir()
+    if not (target / "cuda_driver.toml").is_file():
+        return None
+    return load_matrix(target).data_version
+
+
+def leftovers() -> list[str]:
+    parent = user_matrix_dir().parent
+    if not parent.exists():
+        return []
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+
+
+def test_good_bundle_is_installed_and_becomes_active(httpserver: Any) -> None:
+    url = serve(httpserver, bundle_files())
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert code == 0, err
+    assert "installed matrix data 2027-01-15" in out
+    target = user_matrix_dir()
+    assert target.is_symlink()
+    assert (target / "manifest.json").is_file()
+    assert active_matrix_dir() == target
+    assert installed_version() == "2027-01-15"
+    assert leftovers() == []
+    code, out, _ = run_cli("matrix", "show", "cuda_driver", "--json")
+    assert json.loads(out)["data_version"] == "2027-01-15"
+    # ENVCHECK_MATRIX=bundled and --bundled still reach the shipped data.
+    code, out, _ = run_cli("matrix", "show", "cuda_driver", "--json", "--bundled")
+    assert json.loads(out)["location"] != str(target)
+
+
+def test_second_update_replaces_the_first_and_cleans_up(httpserver: Any) -> None:
+    url = serve(httpserver, bundle_files())
+    assert run_cli("matrix", "update", "--url", url).exit_code == 0
+    first = user_matrix_dir().resolve()
+    httpserver.clear()
+    files = bundle_files("2027-02-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2027-02-01"))
+    code, out, _ = run_cli("matrix", "update", "--url", url, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert (doc["data_version"], doc["previous"]) == ("2027-02-01", "2027-01-15")
+    assert not first.exists()
+    assert installed_version() == "2027-02-01"
+
+
+def install_good(httpserver: Any) -> None:
+    url = serve(httpserver, bundle_files())
+    assert run_cli("matrix", "update", "--url", url).exit_code == 0
+    httpserver.clear()
+
+
+def assert_untouched(code: int, out: str, err: str, message: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert message in err, err
+    assert err.count("\n") == 1
+    assert installed_version() == "2027-01-15"
+    assert leftovers() == []
+
+
+def test_bad_sha_never_replaces_a_working_matrix(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    tampered = b"S" + files["gpus.toml"][1:]  # same size, different bytes
+    url = serve(httpserver, files, served={"gpus.toml": tampered})
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "gpus.toml: sha256")
+
+
+def test_truncated_file_is_refused(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    url = serve(httpserver, files, served={"cuda_driver.toml": files["cuda_driver.toml"][:100]})
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "the manifest says")
+
+
+def test_oversize_file_is_refused(httpserver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    manifest = manifest_for(files)
+    for entry in manifest["files"].values():
+        entry.pop("size")
+    monkeypatch.setattr(mupdate, "MAX_FILE_BYTES", 4096)
+    big = files["gpus.toml"] + b"#" * 10_000
+    url = serve(httpserver, files, manifest, served={"gpus.toml": big})
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "4096-byte limit")
+
+
+def test_invalid_toml_inside_a_verified_bundle_is_refused(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    files["cuda_driver.toml"] += b'\n[[release]]\nversion = "13.9\n'
+    url = serve(httpserver, files)
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "downloaded matrix is invalid: cuda_driver.toml:")
+
+
+def test_data_failing_validation_is_refused(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    files["gpus.toml"] = files["gpus.toml"].replace(b"source = ", b"sauce = ", 1)
+    url = serve(httpserver, files)
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "gpus.toml:")
+
+
+def test_404_manifest(httpserver: Any) -> None:
+    install_good(httpserver)
+    httpserver.expect_request("/m/manifest.json").respond_with_data("nope", status=404)
+    code, out, err = run_cli(
+        "matrix", "update", "--url", str(httpserver.url_for("/m/manifest.json"))
+    )
+    assert_untouched(code, out, err, "HTTP 404")
+
+
+def test_404_file(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    manifest = manifest_for(files)
+    httpserver.expect_request("/m/manifest.json").respond_with_json(manifest)
+    code, out, err = run_cli(
+        "matrix", "update", "--url", str(httpserver.url_for("/m/manifest.json"))
+    )
+    assert_untouched(code, out, err, "HTTP 500")  # pytest-httpserver: no handler → 500
+
+
+def test_timeout(httpserver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    install_good(httpserver)
+    monkeypatch.setattr(mupdate, "TIMEOUT", (2.0, 0.3))
+
+    def slow(request: Request) -> Response:
+        time.sleep(1.0)
+        return Response("{}", content_type="application/json")
+
+    httpserver.expect_request("/m/manifest.json").respond_with_handler(slow)
+    code, out, err = run_cli(
+        "matrix", "update", "--url", str(httpserver.url_for("/m/manifest.json"))
+    )
+    assert_untouched(code, out, err, "timed out")
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"schema_version": 2}, "upgrade envcheck"),
+        ({"schema": "something/1"}, "not an envcheck matrix manifest"),
+        ({"data_version": "soon"}, "data_version must be a date"),
+        ({"files": {"../evil.toml": {"sha256": "0" * 64}}}, "unexpected file '../evil.toml'"),
+        ({"files": {"gpus.toml": {"sha256": "xyz"}}}, "not 64 hex digits"),
+    ],
+)
+def test_bad_manifest(httpserver: Any, override: dict[str, Any], message: str) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    manifest = manifest_for(files)
+    manifest.update(override)
+    url = serve(httpserver, files, manifest)
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, message)
+
+
+def test_manifest_that_is_not_json(httpserver: Any) -> None:
+    install_good(httpserver)
+    httpserver.expect_request("/m/manifest.json").respond_with_data("<html>")
+    code, out, err = run_cli(
+        "matrix", "update", "--url", str(httpserver.url_for("/m/manifest.json"))
+    )
+    assert_untouched(code, out, err, "manifest is not valid JSON")
+
+
+def test_bundled_removes_the_update(httpserver: Any) -> None:
+    install_good(httpserver)
+    code, out, _ = run_cli("matrix", "update", "--bundled")
+    assert code == 0
+    assert "removed the installed update" in out
+    assert installed_version() is None
+    assert not user_matrix_dir().exists()
+    assert active_matrix_dir() != user_matrix_dir()
+    assert list(user_matrix_dir().parent.iterdir()) == []
+    code, out, _ = run_cli("matrix", "update", "--bundled")
+    assert "no update installed" in out
+
+
+def test_non_http_url_is_refused() -> None:
+    code, out, err = run_cli("matrix", "update", "--url", "file:///etc/passwd")
+    assert code == 2
+    assert "only http(s) URLs" in err
+
+
+def test_make_manifest_round_trip(tmp_path: Path) -> None:
+    doc = mupdate.make_manifest(MINI, "2027-01-15")
+    manifest = mupdate.parse_manifest(json.loads(json.dumps(doc)), "x")
+    assert {f.name for f in manifest.files} == {p.name for p in MINI.glob("*.toml")}
