@@ -24,8 +24,16 @@ def make_console(color: Optional[bool] = None, stderr: bool = False) -> Console:
     """
     from rich.console import Console
 
+    import os
+
     stream = sys.stderr if stderr else sys.stdout
+    width = None
+    if not os.environ.get("COLUMNS") and not _isatty(stream):
+        # Piped or redirected: rich would assume 80 columns and wrap every table
+        # and command; a log or a pasted report reads better unwrapped.
+        width = 160
     return Console(
+        width=width,
         file=stream,
         markup=False,
         highlight=False,
@@ -34,3 +42,10 @@ def make_console(color: Optional[bool] = None, stderr: bool = False) -> Console:
         no_color=True if color is False else None,
         soft_wrap=False,
     )
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
