@@ -1,0 +1,285 @@
+# /// script
+# requires-python = ">=3.9"
+# dependencies = [
+#   "requests>=2.28",
+#   "click>=8.1",
+#   "rich>=13.0",
+#   "packaging>=23.0",
+#   "tomli>=1.1; python_version < '3.11'",
+# ]
+# ///
+"""Check the matrix against the CUDA/cuDNN wheels pinned by framework releases on PyPI.
+
+For every framework build that brings NVIDIA's pip wheels (``bundles_cuda =
+true``: torch's default PyPI wheels, ``tensorflow[and-cuda]``, ``jax[cudaNN]``),
+read the release's ``Requires-Dist`` from the PyPI JSON API
+(``https://pypi.org/pypi/<name>/<version>/json``) and compare:
+
+* ``nvidia-cuda-runtime-cuNN`` → the build's ``cuda`` (MAJOR.MINOR);
+* ``nvidia-cudnn-cuNN`` → the build's ``cudnn`` (MAJOR.MINOR).
+
+Drift is printed as a report and as a unified diff of the proposed TOML edits;
+files are written only with ``--write``. Review the diff (and the ``source`` of
+the rows) before committing: a pin is a fact about the wheel metadata, and the
+row's source may need updating too.
+
+    uv run scripts/update_matrix.py [--framework torch] [--version 2.5.1] [--write]
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from envcheck.matrix import Matrix, load_matrix_from  # noqa: E402 - after sys.path
+from envcheck.matrix.rows import Build  # noqa: E402
+
+PYPI = "https://pypi.org/pypi"
+TIMEOUT = (10.0, 30.0)
+FRAMEWORKS = ("torch", "tensorflow", "jax")
+_PIN_RE = re.compile(
+    r"^(?P<name>nvidia-(?:cuda-runtime|cudnn)-cu(?P<major>\d+))\s*"
+    r"(?:\[[^\]]*\])?\s*(?P<spec>[^;]*)(?:;\s*(?P<marker>.*))?$"
+)
+_VERSION_RE = re.compile(r"(==|>=|~=|===)\s*(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True)
+class Pins:
+    """MAJOR.MINOR of the CUDA runtime and cuDNN wheels a release requires."""
+
+    cuda: Optional[str]
+    cudnn: Optional[str]
+
+
+@dataclass(frozen=True)
+class Drift:
+    framework: str
+    build: Build
+    version: str
+    field: str
+    matrix: Optional[str]
+    upstream: str
+    url: str
+
+
+def parse_pins(requires_dist: Iterable[str], extra: Optional[str]) -> Pins:
+    """Read the nvidia-* pins from Requires-Dist lines (pure).
+
+    Lines under another extra are ignored; lines under ``extra`` (or no extra)
+    count. The lowest version named by ``==``/``>=``/``~=`` gives MAJOR.MINOR.
+    """
+    found: dict[str, str] = {}
+    for line in requires_dist:
+        m = _PIN_RE.match(line.strip())
+        if not m:
+            continue
+        marker = m.group("marker") or ""
+        extra_m = re.search(r"extra\s*==\s*[\"']([^\"']+)[\"']", marker)
+        if extra_m and _norm(extra_m.group(1)) != _norm(extra or ""):
+            continue
+        v = _VERSION_RE.search(m.group("spec"))
+        if not v:
+            continue
+        kind = "cudnn" if "cudnn" in m.group("name") else "cuda"
+        found.setdefault(kind, f"{v.group(2)}.{v.group(3)}")
+    return Pins(found.get("cuda"), found.get("cudnn"))
+
+
+def _norm(extra: str) -> str:
+    return re.sub(r"[-_.]+", "-", extra).lower()
+
+
+def dist_for(framework: str, build: Build) -> Optional[tuple[str, Optional[str]]]:
+    """(PyPI distribution holding the pins, extra) for a build; None when not on PyPI."""
+    if not build.bundles_cuda or build.cuda is None:
+        return None
+    if framework == "torch":
+        # Only the variant PyPI serves (also mirrored on the PyTorch index) carries
+        # the pins in the metadata PyPI shows.
+        return ("torch", None) if build.pypi_default else None
+    if framework == "tensorflow":
+        return ("tensorflow", build.extra) if build.extra else None
+    if framework == "jax" and build.extra and build.extra.startswith("cuda"):
+        major = build.extra[len("cuda") :].split("-")[0]
+        return (f"jax-cuda{major}-plugin", "with-cuda")
+    return None
+
+
+def fetch_requires(session: Any, base: str, name: str, version: str) -> Optional[list[str]]:
+    url = f"{base.rstrip('/')}/{name}/{version}/json"
+    response = session.get(url, timeout=TIMEOUT)
+    if response.status_code == 404:
+        return None
+    response.raise_for_status()
+    info = response.json().get("info") or {}
+    return list(info.get("requires_dist") or [])
+
+
+def find_drift(
+    matrix: Matrix,
+    frameworks: Iterable[str],
+    session: Any,
+    base: str,
+    only_version: Optional[str] = None,
+    log: Any = None,
+) -> list[Drift]:
+    out: list[Drift] = []
+    for framework in frameworks:
+        for build in matrix.framework_builds(framework):
+            target = dist_for(framework, build)
+            if target is None:
+                continue
+            name, extra = target
+            for version in build.versions:
+                if only_version and version != only_version:
+                    continue
+                requires = fetch_requires(session, base, name, version)
+                url = f"{base.rstrip('/')}/{name}/{version}/json"
+                if requires is None:
+                    if log:
+                        log(f"{name} {version}: not on the index ({url})")
+                    continue
+                pins = parse_pins(requires, extra)
+                cuda = None if build.cuda is None else str(build.cuda)
+                for field, have, want in (
+                    ("cuda", cuda, pins.cuda),
+                    ("cudnn", _major_minor(build.cudnn), pins.cudnn),
+                ):
+                    if want is not None and have != want:
+                        out.append(Drift(framework, build, version, field, have, want, url))
+    return out
+
+
+def _major_minor(text: Optional[str]) -> Optional[str]:
+    if text is None:
+        return None
+    return ".".join(text.split(".")[:2])
+
+
+def propose(drifts: Iterable[Drift]) -> dict[Path, tuple[str, str]]:
+    """File → (old text, new text) with every row whose versions all agree edited."""
+    by_row: dict[tuple[str, int], dict[str, set[str]]] = {}
+    counts: dict[tuple[str, int], dict[str, int]] = {}
+    rows: dict[tuple[str, int], Drift] = {}
+    for d in drifts:
+        key = (d.build.origin.file, d.build.origin.line)
+        by_row.setdefault(key, {}).setdefault(d.field, set()).add(d.upstream)
+        counts.setdefault(key, {}).setdefault(d.field, 0)
+        counts[key][d.field] += 1
+        rows[key] = d
+    edits: dict[Path, tuple[str, str]] = {}
+    for key, fields in sorted(by_row.items()):
+        file, line = key
+        build = rows[key].build
+        path = Path(file)
+        old, text = edits.get(path, (path.read_text(encoding="utf-8"),) * 2)
+        for field, values in sorted(fields.items()):
+            # Edit only when every release of the row drifted to the same value.
+            if len(values) != 1 or counts[key][field] != len(build.versions):
+                continue
+            text = _set_field(text, line, field, next(iter(values)))
+        edits[path] = (old, text)
+    return {p: e for p, e in edits.items() if e[0] != e[1]}
+
+
+def _set_field(text: str, header_line: int, field: str, value: str) -> str:
+    lines = text.splitlines(keepends=True)
+    end = len(lines)
+    for i in range(header_line, len(lines)):
+        if lines[i].lstrip().startswith("[["):
+            end = i
+            break
+    pattern = re.compile(rf"^(\s*{field}\s*=\s*)\"[^\"]*\"(.*)$", re.DOTALL)
+    for i in range(header_line, end):
+        m = pattern.match(lines[i])
+        if m:
+            lines[i] = f'{m.group(1)}"{value}"{m.group(2)}'
+            return "".join(lines)
+    insert_at = header_line  # right after the [[build]] header
+    lines.insert(insert_at, f'{field} = "{value}"\n')
+    return "".join(lines)
+
+
+def render_diff(edits: Mapping[Path, tuple[str, str]], root: Path) -> str:
+    chunks = []
+    for path, (old, new) in sorted(edits.items()):
+        try:
+            rel = path.resolve().relative_to(root)
+        except ValueError:
+            rel = path
+        chunks.extend(
+            difflib.unified_diff(
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                f"a/{rel}",
+                f"b/{rel}",
+            )
+        )
+    return "".join(chunks)
+
+
+@click.command()
+@click.option(
+    "--matrix",
+    "matrix_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=ROOT / "matrices",
+    show_default=True,
+)
+@click.option("--framework", "frameworks", multiple=True, type=click.Choice(FRAMEWORKS))
+@click.option("--version", "only_version", help="Check one release only.")
+@click.option("--pypi-url", default=PYPI, show_default=True, help="PyPI JSON API base URL.")
+@click.option("--write", is_flag=True, help="Apply the proposed edits to the TOML files.")
+def main(
+    matrix_dir: Path,
+    frameworks: tuple[str, ...],
+    only_version: Optional[str],
+    pypi_url: str,
+    write: bool,
+) -> None:
+    """Report drift between the matrix and the nvidia-* pins on PyPI."""
+    import requests
+    from rich.console import Console
+
+    err = Console(stderr=True, markup=False, highlight=False)
+    matrix = load_matrix_from(matrix_dir)
+    with requests.Session() as session:
+        drifts = find_drift(
+            matrix, frameworks or FRAMEWORKS, session, pypi_url, only_version, err.print
+        )
+    if not drifts:
+        click.echo("no drift: the matrix agrees with the nvidia-* pins on the index")
+        return
+    click.echo(f"{len(drifts)} difference(s) between the matrix and the index:")
+    for d in drifts:
+        where = f"{Path(d.build.origin.file).name}:{d.build.origin.line}"
+        click.echo(
+            f"  {where}: {d.framework} {d.version} ({d.build.variant}) {d.field}: "
+            f"matrix {d.matrix or '(none)'}, index {d.upstream}  [{d.url}]"
+        )
+    edits = propose(drifts)
+    if edits:
+        click.echo("")
+        click.echo(render_diff(edits, ROOT), nl=False)
+    if write:
+        for path, (_, new) in edits.items():
+            path.write_text(new, encoding="utf-8")
+        click.echo(f"wrote {len(edits)} file(s)", err=True)
+    elif edits:
+        click.echo("(dry run: pass --write to apply)", err=True)
+    sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""scripts/update_matrix.py against recorded PyPI JSON pages served locally."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+PAGES = ROOT / "tests" / "fixtures" / "pages" / "pypi"
+MINI = ROOT / "tests" / "fixtures" / "matrix-mini"
+HEADER = 'schema_version = 1\ndata_version = "2026-11-22"\n'
+TORCH = """
+[[build]]
+versions = ["2.5.0", "2.5.1"]
+variant = "cu124"
+package = "torch"
+cuda = "12.4"
+cudnn = "9.0"
+bundles_cuda = true
+platforms = ["linux-x86_64"]
+index_url = "https://download.pytorch.org/whl/cu124"
+pypi_default = true
+source = "https://pytorch.org/get-started/previous-versions/"
+verified = true
+
+[[build]]
+versions = ["2.5.1"]
+variant = "cu121"
+package = "torch"
+cuda = "12.1"
+cudnn = "9.1"
+bundles_cuda = true
+platforms = ["linux-x86_64"]
+index_url = "https://download.pytorch.org/whl/cu121"
+source = "https://pytorch.org/get-started/previous-versions/"
+verified = true
+"""
+TENSORFLOW = """
+[[build]]
+versions = ["2.15.0"]
+variant = "cu122"
+package = "tensorflow"
+extra = "and-cuda"
+cuda = "12.2"
+cudnn = "8.9"
+bundles_cuda = true
+platforms = ["linux-x86_64"]
+source = "https://www.tensorflow.org/install/pip"
+verified = true
+"""
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "update_matrix", ROOT / "scripts" / "update_matrix.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["update_matrix"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    return load_script()
+
+
+@pytest.fixture
+def matrix_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "m"
+    shutil.copytree(MINI, d)
+    (d / "torch.toml").write_text(HEADER + TORCH, encoding="utf-8")
+    (d / "tensorflow.toml").write_text(HEADER + TENSORFLOW, encoding="utf-8")
+    return d
+
+
+def serve_pages(httpserver: Any) -> str:
+    for page in PAGES.glob("*/*/json"):
+        rel = page.relative_to(PAGES).as_posix()
+        httpserver.expect_request(f"/pypi/{rel}").respond_with_data(
+            page.read_bytes(), content_type="application/json"
+        )
+    return str(httpserver.url_for("/pypi"))
+
+
+def run(script: ModuleType, *args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    result = runner.invoke(script.main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_parse_pins_reads_runtime_and_cudnn(script: ModuleType) -> None:
+    pins = script.parse_pins(
+        [
+            "filelock",
+            'nvidia-cuda-runtime-cu12==12.4.127; platform_system == "Linux"',
+            'nvidia-cudnn-cu12==9.1.0.70; platform_system == "Linux"',
+        ],
+        None,
+    )
+    assert (pins.cuda, pins.cudnn) == ("12.4", "9.1")
+
+
+def test_parse_pins_respects_extras(script: ModuleType) -> None:
+    lines = [
+        'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"',
+        'nvidia-cudnn-cu11==8.6.0.163; extra == "other"',
+    ]
+    assert script.parse_pins(lines, "and-cuda").cudnn == "8.9"
+    assert script.parse_pins(lines, None).cudnn is None
+
+
+def test_parse_pins_takes_lower_bounds_and_ignores_garbage(script: ModuleType) -> None:
+    lines = ["nvidia-cudnn-cu12<10.0,>=9.1; extra == 'with-cuda'", "nvidia-cudnn-cu12", "%%%"]
+    assert script.parse_pins(lines, "with_cuda").cudnn == "9.1"
+
+
+@pytest.mark.network
+def test_drift_is_reported_as_a_diff_and_written_only_with_write(
+    script: ModuleType, matrix_dir: Path, httpserver: Any
+) -> None:
+    url = serve_pages(httpserver)
+    before = (matrix_dir / "torch.toml").read_text(encoding="utf-8")
+    code, out, err = run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        url,
+        "--framework",
+        "torch",
+        "--framework",
+        "tensorflow",
+    )
+    assert code == 1
+    assert "2 difference(s)" in out
+    assert "torch 2.5.0 (cu124) cudnn: matrix 9.0, index 9.1" in out
+    assert "torch 2.5.1 (cu124) cudnn: matrix 9.0, index 9.1" in out
+    assert '-cudnn = "9.0"\n+cudnn = "9.1"\n' in out
+    assert "tensorflow" not in out.split("\n\n")[0].replace("tensorflow.toml", "")
+    assert "dry run" in err
+    assert (matrix_dir / "torch.toml").read_text(encoding="utf-8") == before
+
+    code, out, err = run(script, "--matrix", str(matrix_dir), "--pypi-url", url, "--write")
+    assert code == 1
+    assert "wrote 1 file(s)" in err
+    after = (matrix_dir / "torch.toml").read_text(encoding="utf-8")
+    assert after == before.replace('cudnn = "9.0"', 'cudnn = "9.1"', 1)
+
+    code, out, _ = run(script, "--matrix", str(matrix_dir), "--pypi-url", url)
+    assert code == 0
+    assert "no drift" in out
+
+
+@pytest.mark.network
+def test_release_missing_from_the_index_is_logged_not_fatal(
+    script: ModuleType, matrix_dir: Path, httpserver: Any
+) -> None:
+    httpserver.expect_request("/pypi/tensorflow/2.15.0/json").respond_with_data("", status=404)
+    code, out, err = run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        str(httpserver.url_for("/pypi")),
+        "--framework",
+        "tensorflow",
+    )
+    assert code == 0
+    assert "tensorflow 2.15.0: not on the index" in err
