@@ -54,6 +54,10 @@ _PIN_RE = re.compile(
 _VERSION_RE = re.compile(r"(==|>=|~=|===)\s*(\d+)\.(\d+)")
 
 
+_CHECKED: list[bool] = []
+"""One entry per release looked up: found on the index or not (for the summary)."""
+
+
 @dataclass(frozen=True)
 class Pins:
     """MAJOR.MINOR of the CUDA runtime and cuDNN wheels a release requires."""
@@ -145,6 +149,7 @@ def find_drift(
                 if only_version and version != only_version:
                     continue
                 requires = fetch_requires(session, base, name, version)
+                _CHECKED.append(requires is not None)
                 url = f"{base.rstrip('/')}/{name}/{version}/json"
                 if requires is None:
                     if log:
@@ -253,13 +258,22 @@ def main(
     from rich.console import Console
 
     err = Console(stderr=True, markup=False, highlight=False)
+    _CHECKED.clear()
     matrix = load_matrix_from(matrix_dir)
     with requests.Session() as session:
         drifts = find_drift(
             matrix, frameworks or FRAMEWORKS, session, pypi_url, only_version, err.print
         )
     if not drifts:
-        click.echo("no drift: the matrix agrees with the nvidia-* pins on the index")
+        checked = sum(1 for c in _CHECKED if c)
+        missing = len(_CHECKED) - checked
+        if checked == 0:
+            click.echo(f"nothing checked: {missing} release(s) not found on the index")
+            sys.exit(2)
+        note = f" ({missing} release(s) not on the index)" if missing else ""
+        click.echo(
+            f"no drift: {checked} release(s) agree with the nvidia-* pins on the index{note}"
+        )
         return
     click.echo(f"{len(drifts)} difference(s) between the matrix and the index:")
     for d in drifts:

@@ -178,5 +178,6 @@ def test_release_missing_from_the_index_is_logged_not_fatal(
         "--framework",
         "tensorflow",
     )
-    assert code == 0
+    assert code == 2
     assert "tensorflow 2.15.0: not on the index" in err
+    assert "nothing checked: 1 release(s) not found on the index" in out
