@@ -30,8 +30,6 @@ _SPEC_RE = re.compile(
     r"(?:={1,3}\s*(?P<version>[A-Za-z0-9.*+!_-]+))?\s*$"
 )
 
-_DISTRIBUTION_ONLY = re.compile(r"^(tensorflow-gpu|tensorflow-cpu|cupy-cuda.*)$")
-
 # Distribution names → matrix framework file.
 _ALIASES = {
     "torch": "torch",
@@ -87,6 +85,8 @@ class Option:
     label: str
     works: bool
     reasons: tuple[Reason, ...]
+    build: Optional[Build] = field(default=None, compare=False, repr=False)
+    """The framework build judged (None for cuDNN/CUDA/Keras rows); not in the JSON."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -193,11 +193,21 @@ def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
                 continue
             if spec.extra is not None and build.extra != spec.extra:
                 continue
-            # tensorflow-gpu==1.14 or cupy-cuda12x==13.0 name one distribution only.
-            if _DISTRIBUTION_ONLY.match(spec.package) and build.package != spec.package:
-                continue
             out.append((build, version))
+    # A distribution name (tensorflow-gpu==1.14, cupy-cuda12x==13.3, paddlepaddle-gpu==2.6,
+    # or plain tensorflow==1.14, which is CPU-only) means that distribution only.
+    if any(b.package == spec.package for b, _ in out):
+        out = [(b, v) for b, v in out if b.package == spec.package]
     return out
+
+
+def _option_label(build: Build, version: str) -> str:
+    from envcheck.resolve.constraints import build_label
+
+    label = build_label(build, version)
+    if build.extra:
+        label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
+    return label
 
 
 def _positive_reasons(build: Build, target: Target, matrix: Matrix) -> list[Reason]:
@@ -257,7 +267,7 @@ def _positive_reasons(build: Build, target: Target, matrix: Matrix) -> list[Reas
 def _framework_options(
     spec: Spec, target: Target, matrix: Matrix
 ) -> tuple[list[Option], list[Reason]]:
-    from envcheck.resolve.constraints import build_caveats, build_label, check_build
+    from envcheck.resolve.constraints import build_caveats, check_build
 
     builds = _builds(matrix, spec)
     if not builds:
@@ -275,6 +285,7 @@ def _framework_options(
             hint = " (that release has no such variant/extra in the matrix)"
         return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
     options = []
+    labels = [_option_label(b, v) for b, v in builds]
     for build, version in builds:
         blockers = check_build(build, version, target, matrix)
         reasons = [Reason(ERROR, b.message, b.sources) for b in blockers]
@@ -309,10 +320,10 @@ def _framework_options(
                     (build.origin.cite(),),
                 )
             )
-        label = build_label(build, version)
-        if build.extra:
-            label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
-        options.append(Option(label, not blockers, tuple(reasons)))
+        label = _option_label(build, version)
+        if labels.count(label) > 1 and build.platforms:
+            label += f" for {', '.join(build.platforms)}"
+        options.append(Option(label, not blockers, tuple(reasons), build))
     return options, []
 
 
@@ -508,11 +519,11 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
         options = []
         for option in result.options:
             build_reasons = list(option.reasons)
-            build = _build_of(option, spec, matrix)
+            build = option.build
             if build is not None and build.cuda is not None:
                 build_reasons += _cross_reasons(build, cuda, cudnn)
             works = option.works and not any(r.level == ERROR for r in build_reasons)
-            options.append(Option(option.label, works, tuple(build_reasons)))
+            options.append(Option(option.label, works, tuple(build_reasons), build))
         out.append(SpecResult(spec, tuple(options), result.reasons))
     return out
 
@@ -568,18 +579,6 @@ def _cross_reasons(
     return out
 
 
-def _build_of(option: Option, spec: Spec, matrix: Matrix) -> Optional[Build]:
-    from envcheck.resolve.constraints import build_label
-
-    for build, version in _builds(matrix, spec):
-        label = build_label(build, version)
-        if build.extra:
-            label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
-        if label == option.label:
-            return build
-    return None
-
-
 def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
     rows = [
         r for r in matrix.keras_releases if any(_version_match(spec.version, v) for v in r.versions)
@@ -608,11 +607,25 @@ def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opt
     return options, []
 
 
-def explain_specs(texts: tuple[str, ...], target: Target, matrix: Matrix) -> WhyResult:
-    """Judge every SPEC on ``target``; raises InputError for an unreadable spec."""
+def explain_specs(
+    texts: tuple[str, ...], target: Target, matrix: Matrix, variant: Optional[str] = None
+) -> WhyResult:
+    """Judge every SPEC on ``target``; raises InputError for an unreadable spec.
+
+    ``variant`` applies to framework specs that do not name one (``+cu124``).
+    """
+    from dataclasses import replace
+
     from envcheck.model.versions import parse_cuda_version
 
     specs = [parse_spec(t) for t in texts]
+    if variant is not None:
+        specs = [
+            replace(s, variant=variant)
+            if s.variant is None and s.kind not in ("cuda", "cudnn", "keras")
+            else s
+            for s in specs
+        ]
     cuda = next((parse_cuda_version(s.version) for s in specs if s.kind == "cuda"), None)
     results = []
     for spec in specs:

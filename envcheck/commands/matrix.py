@@ -123,6 +123,13 @@ def _cell(value: Any, column: str = "") -> str:
     return str(value)
 
 
+def _row_cell(row: Mapping[str, Any], column: str) -> str:
+    if column == "package" and row.get("extra"):
+        # markup is off, so the brackets of an extra print as they are
+        return f"{row['package']}[{row['extra']}]"
+    return _cell(row.get(column), column)
+
+
 def select_rows(
     matrix: Matrix, domains: tuple[str, ...], version: Optional[str]
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -169,7 +176,7 @@ def render_tables(selected: Mapping[str, Mapping[str, list[dict[str, Any]]]], ob
             for row in rows:
                 n = sources.setdefault(row["source"], len(sources) + 1)
                 table.add_row(
-                    *(_cell(row.get(c), c) for c in columns),
+                    *(_row_cell(row, c) for c in columns),
                     "yes" if row["verified"] else "UNVERIFIED",
                     str(n),
                 )
@@ -223,12 +230,18 @@ def show(
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @target_options
 @click.option("--python", "python_short", metavar="X.Y", help="Same as --python-version.")
+@click.option(
+    "--variant",
+    metavar="TAG",
+    help="Only this build variant (cu124, cpu, rocm6.2) for specs without +TAG.",
+)
 @json_option
 @_bundled_option
 @click.pass_obj
 def why(
     obj: Obj,
     specs: tuple[str, ...],
+    variant: Optional[str],
     driver: Optional[str],
     gpus: tuple[str, ...],
     os_name: Optional[str],
@@ -263,7 +276,7 @@ def why(
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    result = explain_specs(specs, target, m)
+    result = explain_specs(specs, target, m, variant=variant)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
