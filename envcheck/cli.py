@@ -1,7 +1,8 @@
 """The command line: parse options, build inputs, call one function, render.
 
-This module and ``cli_options`` are the only importers of click. Heavy modules
-(rich, the matrix, detection) are imported inside the commands.
+The command modules live in ``envcheck/commands/`` (one per command, as hatch
+does) and load lazily; heavy modules (rich, the matrix, detection) are imported
+inside the commands.
 
 Exit codes (``envcheck.errors.ExitCode``):
   0  OK: nothing wrong found
@@ -33,7 +34,37 @@ Exit codes:
 """
 
 
+# Commands load on first use, so `envcheck --version` and each command import
+# only what they need (click's documented lazy-group pattern).
+COMMANDS = {
+    "detect": "envcheck.commands.detect:detect",
+    "doctor": "envcheck.commands.doctor:doctor",
+    "explain": "envcheck.commands.explain:explain",
+    "plan": "envcheck.commands.plan:plan",
+    "env": "envcheck.commands.env:env",
+    "install": "envcheck.commands.install:install",
+    "check": "envcheck.commands.check:check",
+    "matrix": "envcheck.commands.matrix:matrix",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        import importlib
+
+        module, attr = target.split(":")
+        command: click.Command = getattr(importlib.import_module(module), attr)
+        return command
+
+
 @click.group(
+    cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog=EXIT_CODES_HELP,
 )
@@ -48,26 +79,6 @@ Exit codes:
 def cli(ctx: click.Context, color: Optional[bool], debug: bool) -> None:
     """Diagnose and fix the GPU software stack of this machine."""
     ctx.obj = Obj(color=color, debug=debug)
-
-
-def _register() -> None:
-    from envcheck.commands import check, detect, doctor, explain
-    from envcheck.commands import env as env_command
-    from envcheck.commands import install as install_command
-    from envcheck.commands import matrix as matrix_command
-    from envcheck.commands import plan as plan_command
-
-    cli.add_command(check.check)
-    cli.add_command(detect.detect)
-    cli.add_command(doctor.doctor)
-    cli.add_command(explain.explain)
-    cli.add_command(plan_command.plan)
-    cli.add_command(env_command.env)
-    cli.add_command(install_command.install)
-    cli.add_command(matrix_command.matrix)
-
-
-_register()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

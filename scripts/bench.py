@@ -16,7 +16,6 @@ Usage: python scripts/bench.py [--runs N] [--python PATH]
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,8 @@ def main() -> int:
         "envcheck detect --json": [py, "-m", "envcheck", "detect", "--json"],
         "envcheck doctor --json": [py, "-m", "envcheck", "doctor", "--json"],
     }
-    has_torch = importlib.util.find_spec("torch") is not None
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
+    has_torch = subprocess.run([py, "-c", probe], check=False).returncode == 0
     if has_torch:
         commands["torch.utils.collect_env"] = [py, "-m", "torch.utils.collect_env"]
     times: dict[str, list[float]] = {name: [] for name in commands}
