@@ -284,6 +284,12 @@ def _framework_options(
         if _releases(matrix, spec):
             hint = " (that release has no such variant/extra in the matrix)"
         return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
+    platform = target.platform
+    if platform is not None:
+        # Builds for other platforms only fail on the platform: leave them out when
+        # some build is for the target's platform (otherwise they show why not).
+        native = [(b, v) for b, v in builds if not b.platforms or platform in b.platforms]
+        builds = native or builds
     options = []
     labels = [_option_label(b, v) for b, v in builds]
     for build, version in builds:
