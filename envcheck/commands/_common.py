@@ -21,13 +21,23 @@ class Obj:
 
 
 def progress(obj: Obj, message: str) -> Any:
-    """A status spinner on stderr when it is a terminal; a no-op otherwise."""
+    """A status spinner on stderr when it is a terminal; a no-op otherwise.
+
+    The terminal test comes first so piped and --json runs never import rich.
+    """
+    import contextlib
+    import sys
+
+    try:
+        interactive = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    if not interactive and not obj.color:
+        return contextlib.nullcontext()
     from envcheck.render.console import make_console
 
     console = make_console(obj.color, stderr=True)
     if not console.is_terminal:
-        import contextlib
-
         return contextlib.nullcontext()
     return console.status(message)
 

@@ -22,9 +22,9 @@ def make_console(color: Optional[bool] = None, stderr: bool = False) -> Console:
     ``color``: True forces colour, False disables it, None decides from the
     terminal and ``NO_COLOR``.
     """
-    from rich.console import Console
-
     import os
+
+    from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
     width = None

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional
 
-from envcheck.resolve.emit import emit_pip
-from envcheck.resolve.plan import plan
-
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
     from envcheck.resolve.target import Target
@@ -32,6 +29,10 @@ def install_fix(
     """pip commands installing the newest GPU build of ``framework`` (and its
     installed companions, e.g. torchvision) that runs on ``target``; None when
     the matrix has none."""
+    # The resolver loads only when a finding needs a fix (most reports need none).
+    from envcheck.resolve.emit import emit_pip
+    from envcheck.resolve.plan import plan
+
     requests = [PACKAGE_OF.get(framework, framework)]
     requests += [c for c in COMPANIONS.get(framework, ()) if installed and c in installed]
     try:
