@@ -123,22 +123,6 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
     return problems
 
 
-def needed(project: Project) -> tuple[set[str], bool]:
-    """Frameworks the project pins, and whether GPU names must be looked up."""
-    from envcheck.model.versions import parse_compute_capability
-
-    frameworks = set()
-    names = False
-    for env in project.environments:
-        for pin in env.pins:
-            framework = framework_of(pin)
-            if framework is not None:
-                frameworks.add(framework)
-        if env.declared is not None:
-            names = names or any(parse_compute_capability(g) is None for g in env.declared.gpus)
-    return frameworks, names
-
-
 # -- from a pin to its candidate builds -------------------------------------------
 
 
