@@ -46,9 +46,13 @@ class DeepResult:
     output_tail: str = ""
     timed_out: bool = False
     seconds: Optional[float] = None
+    skipped: Optional[str] = None
+    """Why the smoke test did not run (e.g. a CPU-only build)."""
 
     @property
     def summary(self) -> str:
+        if self.skipped:
+            return f"skipped: {self.skipped}"
         if self.timed_out:
             return "timed out"
         if self.error:
@@ -70,6 +74,7 @@ class DeepResult:
             "error": self.error,
             "timed_out": self.timed_out,
             "seconds": self.seconds,
+            "skipped": self.skipped,
         }
 
 
@@ -126,11 +131,17 @@ def run_deep(
     run = runner or run_command
     exe = python or sys.executable
     names = []
-    for fw in snapshot.frameworks:
-        if fw.name in DEEP_FRAMEWORKS and fw.name not in names:
-            names.append(fw.name)
     results = []
+    for fw in snapshot.frameworks:
+        if fw.name not in DEEP_FRAMEWORKS or fw.name in names:
+            continue
+        names.append(fw.name)
+        if fw.cpu_only:
+            # Nothing to prove on the GPU; the cpu-only-build rule judges this build.
+            results.append(DeepResult(fw.name, True, skipped="CPU-only build"))
     for name in names:
+        if any(r.framework == name for r in results):
+            continue
         if on_start is not None:
             on_start(name)
         outcome = run((exe, "-I", str(SMOKE_SCRIPT), name), timeout)

@@ -36,10 +36,15 @@ def render_report_text(report: Report, console: Console) -> None:
     if report.deep:
         console.print(Text("Smoke tests (--deep)", style="bold italic"))
         for result in report.deep:
-            status = "ok" if result.get("ok") else "FAILED"
+            if result.get("skipped"):
+                status, style = "skipped", "dim"
+            elif result.get("ok"):
+                status, style = "ok", "green"
+            else:
+                status, style = "FAILED", "bold red"
             line = Text(f"  {result.get('framework', '?')}: ")
-            line.append(status, style="green" if result.get("ok") else "bold red")
-            summary = result.get("summary")
+            line.append(status, style=style)
+            summary = result.get("summary") if not result.get("skipped") else result["skipped"]
             if summary:
                 line.append(f"  {summary}")
             console.print(line)

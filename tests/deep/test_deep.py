@@ -130,3 +130,14 @@ def test_real_child_reports_a_missing_framework_as_a_result() -> None:
     r = parse_smoke_output("paddle", outcome)
     assert not r.ok
     assert r.error is not None and r.error.startswith(("ModuleNotFoundError", "ImportError"))
+
+
+def test_cpu_only_builds_are_skipped_not_failed(mini_matrix: Matrix) -> None:
+    def never(argv: Sequence[str], timeout: float) -> CommandResult:
+        raise AssertionError("a CPU-only build must not be smoke-tested")
+
+    snap = Snapshot(frameworks=(Framework(name="torch", version="2.13.0+cpu", cpu_only=True),))
+    (r,) = run_deep(snap, runner=never)
+    assert r.skipped == "CPU-only build"
+    assert r.to_json()["skipped"] == "CPU-only build"
+    assert deep_findings([r], snap, mini_matrix) == ()
