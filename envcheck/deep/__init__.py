@@ -28,6 +28,7 @@ DEEP_FAILED = "deep-smoke-failed"
 DEEP_TIMEOUT = "deep-timeout"
 NO_ACCELERATION = "deep-no-acceleration"
 H2D_BANDWIDTH_LOW = "deep-h2d-bandwidth-low"
+DEVICE_BANDWIDTH_LOW = "deep-device-bandwidth-low"
 
 # Usable PCIe bandwidth per lane and direction in GB/s after line encoding
 # (8b/10b for Gen1-2, 128b/130b for Gen3-5, FLIT for Gen6), from the PCI-SIG
@@ -158,6 +159,15 @@ def _expected_h2d(snapshot: Snapshot) -> Optional[float]:
     return None
 
 
+def _expected_device_bandwidth(snapshot: Snapshot, matrix: Matrix) -> Optional[tuple[float, str]]:
+    """(datasheet GB/s, source) of the first GPU, when the matrix has it."""
+    for g in snapshot.gpus[:1]:
+        model = matrix.gpu(g.name) if g.name else None
+        if model is not None and model.memory_bandwidth_gbs:
+            return model.memory_bandwidth_gbs, model.origin.cite()
+    return None
+
+
 def deep_findings(
     results: Sequence[DeepResult], snapshot: Snapshot, matrix: Matrix
 ) -> tuple[Finding, ...]:
@@ -222,6 +232,22 @@ def deep_findings(
                     evidence=(f"{r.framework}: h2d {h2d} GB/s (pinned memory)",),
                     fix="Check the slot's lane width and generation, NUMA placement "
                     "(numactl), and IOMMU settings.",
+                )
+            )
+        d2d = r.metrics.get("d2d_gbps")
+        spec = _expected_device_bandwidth(snapshot, matrix)
+        if isinstance(d2d, (int, float)) and spec and d2d < 0.5 * spec[0]:
+            out.append(
+                Finding(
+                    DEVICE_BANDWIDTH_LOW,
+                    Category.CAPABILITY,
+                    Severity.WARNING,
+                    f"Device memory bandwidth {d2d:.0f} GB/s is under half of the GPU's "
+                    f"{spec[0]:.0f} GB/s",
+                    evidence=(f"{r.framework}: device-to-device copy {d2d} GB/s",),
+                    fix="Check clocks and throttling (nvidia-smi -q -d CLOCK,PERFORMANCE), "
+                    "other processes on the GPU, and ECC/memory errors.",
+                    sources=(spec[1],),
                 )
             )
     return tuple(out)

@@ -317,6 +317,7 @@ def read_gpus(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             segment=r.string("segment", required=False),
             aliases=r.strings("aliases"),
             memory_gib=r.number("memory_gib"),
+            memory_bandwidth_gbs=r.number("memory_bandwidth_gbs"),
             origin=r.origin(),
         )
 

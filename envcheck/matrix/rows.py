@@ -83,6 +83,8 @@ class GpuModel:
     segment: Optional[str]
     aliases: tuple[str, ...]
     memory_gib: Optional[float]
+    memory_bandwidth_gbs: Optional[float]
+    """Peak device memory bandwidth in GB/s from NVIDIA's datasheet (--deep compares)."""
     origin: Origin
 
 

@@ -141,3 +141,24 @@ def test_cpu_only_builds_are_skipped_not_failed(mini_matrix: Matrix) -> None:
     assert r.skipped == "CPU-only build"
     assert r.to_json()["skipped"] == "CPU-only build"
     assert deep_findings([r], snap, mini_matrix) == ()
+
+
+def test_device_bandwidth_compared_with_the_datasheet(mini_matrix: Matrix) -> None:
+    import dataclasses
+
+    h100 = next(g for g in mini_matrix.gpus if g.name == "H100")
+    matrix = dataclasses.replace(
+        mini_matrix, gpus=(dataclasses.replace(h100, memory_bandwidth_gbs=3350.0),)
+    )
+    snap = snap_with([Gpu(index=0, name="NVIDIA H100 80GB HBM3")])
+    slow = parse_smoke_output("torch", result(json.dumps({**GOOD, "metrics": {"d2d_gbps": 900.0}})))
+    fast = parse_smoke_output(
+        "torch", result(json.dumps({**GOOD, "metrics": {"d2d_gbps": 2800.0}}))
+    )
+    assert [f.id for f in deep_findings([slow], snap, matrix)] == ["deep-device-bandwidth-low"]
+    assert deep_findings([fast], snap, matrix) == ()
+    # No datasheet figure in the matrix: nothing to compare, no finding.
+    unknown = dataclasses.replace(
+        mini_matrix, gpus=(dataclasses.replace(h100, memory_bandwidth_gbs=None),)
+    )
+    assert deep_findings([slow], snap, unknown) == ()
