@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Optional
 
+from envcheck.detect.platform import is_wsl_kernel, normalise_machine
 from envcheck.errors import InputError
 from envcheck.model.snapshot import (
     CudaToolkit,
@@ -274,12 +275,9 @@ def _platform(
         lm = re.match(r"^glibc-([\d.]+)$", libc)
         if lm:
             glibc = lm.group(1)
-    if kernel and "microsoft" in kernel.lower():
-        wsl = True
-    elif os_name == "linux" and kernel:
-        wsl = False
-    if arch in ("AMD64",):
-        arch = "x86_64"
+    if kernel:
+        wsl = is_wsl_kernel(kernel) if os_name == "linux" else wsl
+    arch = normalise_machine(arch) if arch else arch
     return Platform(
         os=os_name,
         arch=arch,
