@@ -454,11 +454,20 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
                 SpecifierSet(spec)
             except InvalidSpecifier:
                 r.fail("tensorflow", f"{spec!r} is not a PEP 440 specifier")
+        requires_python = r.string("requires_python", required=False)
+        if requires_python is not None:
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(requires_python)
+            except InvalidSpecifier:
+                r.fail("requires_python", f"{requires_python!r} is not a PEP 440 specifier")
         return KerasRelease(
             versions=versions,
             tensorflow=spec,
             backends=r.strings("backends"),
             python=r.python_versions("python"),
+            requires_python=requires_python,
             origin=r.origin(),
         )
 

@@ -156,4 +156,6 @@ class KerasRelease:
     """PEP 440 specifier of the TensorFlow it needs (Keras 2.x)."""
     backends: tuple[str, ...]
     python: tuple[str, ...]
+    requires_python: Optional[str]
+    """The release's Requires-Python (PEP 440 specifier), what pip enforces."""
     origin: Origin

@@ -634,6 +634,13 @@ def _plan_keras(
             if target.python is not None and row.python and target.python not in row.python:
                 reasons.append(f"keras {version} supports Python {', '.join(row.python)}")
                 continue
+            if (
+                target.python is not None
+                and row.requires_python
+                and not SpecifierSet(row.requires_python).contains(target.python)
+            ):
+                reasons.append(f"keras {version} requires Python {row.requires_python}")
+                continue
             if row.tensorflow:
                 if tf is None:
                     reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
