@@ -281,9 +281,35 @@ def build_runs_on(build: Build, cc: ComputeCapability) -> Optional[bool]:
     return bool(build.ptx and any(p <= cc for p in build.ptx))
 
 
+_RELEASE_RE = re.compile(
+    r"^(\d+(?:\.\d+)*)(?:[._-]?(a|alpha|b|beta|c|rc|pre|preview|dev)\.?(\d*))?"
+)
+_PRE_RANK = {
+    "dev": 0,
+    "a": 1,
+    "alpha": 1,
+    "b": 2,
+    "beta": 2,
+    "c": 3,
+    "rc": 3,
+    "pre": 3,
+    "preview": 3,
+}
+
+
 def _version_key(text: str) -> tuple[int, ...]:
-    parts = re.findall(r"\d+", text.split("+")[0])
-    return tuple(int(p) for p in parts)
+    """An ordering key for version strings: ``3.0.0b2`` < ``3.0.0`` < ``3.0.0.post1``;
+    ``2.5`` == ``2.5.0``; a ``+local`` label is ignored."""
+    base = text.split("+")[0].strip()
+    m = _RELEASE_RE.match(base)
+    if not m:
+        return tuple(int(p) for p in re.findall(r"\d+", base))
+    nums = tuple(int(p) for p in m.group(1).split("."))
+    nums += (0,) * max(0, 4 - len(nums))
+    if m.group(2):
+        return (*nums, 0, _PRE_RANK[m.group(2)], int(m.group(3) or 0))
+    post = re.match(r"[._-]?post(\d+)", base[m.end(1) :])
+    return (*nums, 1, int(post.group(1)) if post else 0, 0)
 
 
 def _normalise_release(version: str) -> str:
