@@ -24,11 +24,14 @@ def check_python(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         build = matched_build(fw, snapshot, matrix)
         if build is None or not build.python or py in build.python:
             continue
+        # It is installed, so some wheel or source build existed for this Python:
+        # outside the supported list it is a risk (experimental, untested), not
+        # a certain failure. Plans and checks treat the list as a hard limit.
         yield Finding(
             PYTHON_UNSUPPORTED,
             Category.PYTHON_UNSUPPORTED,
-            Severity.ERROR,
-            f"{fw_label(fw)} does not support Python {py}",
+            Severity.WARNING,
+            f"{fw_label(fw)} does not list Python {py} as supported",
             evidence=(
                 f"python.version = {version}",
                 f"{build.package} {fw.version} supports Python {', '.join(build.python)}",
