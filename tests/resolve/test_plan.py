@@ -321,12 +321,13 @@ BLOCKED = [
         "driver",
         ("supports CUDA up to 10.1", "driver >= 452.39"),
     ),
+    # torch 2.15.0 publishes cp315 wheels (torch.toml, PyPI files); nothing has 3.16
     Blocked(
-        "py315",
+        "py316",
         ("torch",),
-        machine("580.65.06", ADA, python="3.15"),
+        machine("580.65.06", ADA, python="3.16"),
         "python",
-        ("supports Python 3.15",),
+        ("supports Python 3.16",),
     ),
     # RTX 5090 (sm_120) on 570: every 2.0-2.5 row lists its archs and none has sm_120
     Blocked(
@@ -426,7 +427,8 @@ def test_allow_cpu_on_macos(matrix: Any) -> None:
     result = plan(
         ("torch",), machine(None, None, os="macos", arch="aarch64"), matrix, allow_cpu=True
     )
-    assert _got(result) == {"torch": "2.14.0 cpu"}
+    # 2.15.0's macos-arm64 CPU wheel (torch.toml, PyPI files)
+    assert _got(result) == {"torch": "2.15.0 cpu"}
 
 
 def test_decisions_cite_sources(matrix: Any) -> None:
@@ -492,4 +494,5 @@ def test_allow_cpu_is_a_fallback_not_a_preference(matrix: Any) -> None:
     result = plan(("torch",), machine("418.67", K80), matrix, allow_cpu=True)
     assert _got(result) == {"torch": "1.8.1 cu101"}
     result = plan(("torch>=2",), machine("418.67", K80), matrix, allow_cpu=True)
+    # 2.15.0 has no Linux CPU row (only its Windows/macOS CPU wheels are confirmed)
     assert _got(result) == {"torch": "2.14.0 cpu"}
