@@ -7,7 +7,7 @@ from typing import Optional
 
 import click
 
-from envcheck.cli_options import snapshot_option, target_options
+from envcheck.cli_options import json_option, snapshot_option, target_options
 from envcheck.commands._common import Obj
 from envcheck.errors import ExitCode, InputError
 
@@ -29,6 +29,7 @@ DEFAULT_REQUIREMENTS = ("torch",)
 @snapshot_option
 @target_options
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
+@json_option
 @click.pass_obj
 def env(
     obj: Obj,
@@ -43,6 +44,7 @@ def env(
     arch: Optional[str],
     python_version: Optional[str],
     explain: bool,
+    as_json: bool,
 ) -> int:
     """Write an environment.yml (conda-forge) for a machine; REQUIREMENTs default to torch.
 
@@ -81,5 +83,13 @@ def env(
         Path(output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(output, None, exc.strerror or str(exc)) from None
-    click.echo(f"wrote {output}; create it with: conda env create -f {output}", err=True)
+    if as_json:
+        import json
+
+        from envcheck.resolve.emit import emit_json
+
+        plan_json = json.loads(emit_json(result))
+        click.echo(json.dumps({"written": output, "plan": plan_json}, indent=2))
+    else:
+        click.echo(f"wrote {output}; create it with: conda env create -f {output}", err=True)
     return ExitCode.OK

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
+from envcheck.cli_options import json_option
 from envcheck.commands._common import Obj
 from envcheck.errors import EnvcheckError, ExitCode
 
@@ -141,6 +143,7 @@ def verify_install(plan: Plan, snapshot: Snapshot) -> tuple[bool, tuple[str, ...
     help="Install into this interpreter's environment (default: the one running envcheck).",
 )
 @click.option("--conda", "use_conda", is_flag=True, help="Install with conda from conda-forge.")
+@json_option
 @click.pass_obj
 def install(
     obj: Obj,
@@ -149,8 +152,14 @@ def install(
     dry_run: bool,
     python: Optional[str],
     use_conda: bool,
+    as_json: bool,
 ) -> int:
-    """Install framework builds that work on this machine, with a restore point."""
+    """Install framework builds that work on this machine, with a restore point.
+
+    Afterwards detection and the doctor run again and report whether the GPU
+    stack now works. Progress and pip's output go to stderr; --json prints one
+    JSON result on stdout.
+    """
     from envcheck.commands._common import detect_snapshot
     from envcheck.commands.plan import make_plan, report_unsatisfiable
     from envcheck.matrix import load_matrix
@@ -170,14 +179,20 @@ def install(
     else:
         shown = emit.emit_pip(result, pip=f"{interpreter} -m pip")
         argvs = emit.pip_argvs(result, interpreter)
-    click.echo(shown, nl=False)
+    outcome: dict[str, Any] = {
+        "schema": "envcheck.install/1",
+        "plan": json.loads(emit.emit_json(result)),
+        "commands": [list(a) for a in argvs],
+        "installed": False,
+    }
+    click.echo(shown, nl=False, err=as_json)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if dry_run:
-        return ExitCode.OK
+        return _finish(outcome, as_json, ExitCode.OK)
     if not yes and not click.confirm("Install these packages?", default=False, err=True):
         click.echo("nothing changed", err=True)
-        return ExitCode.OK
+        return _finish(outcome, as_json, ExitCode.OK)
 
     from pathlib import Path
 
@@ -187,6 +202,7 @@ def install(
     freeze = record_freeze(interpreter, cache)
     click.echo(f"recorded the installed packages in {freeze}", err=True)
     click.echo(f"to restore them: {restore_command(interpreter, freeze)}", err=True)
+    outcome["restore_command"] = restore_command(interpreter, freeze)
 
     for argv in argvs:
         click.echo(f"running: {' '.join(argv)}", err=True)
@@ -197,17 +213,38 @@ def install(
                 f"restore with: {restore_command(interpreter, freeze)}",
                 err=True,
             )
-            return ExitCode.PROBLEMS
+            outcome["failed_command"] = list(argv)
+            return _finish(outcome, as_json, ExitCode.PROBLEMS)
+    outcome["installed"] = True
+
+    from envcheck.doctor import diagnose
+    from envcheck.model.finding import Severity
 
     after = detect_snapshot(obj, python)
     good, lines = verify_install(result, after)
+    report = diagnose(after, matrix)
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    outcome["verified"] = lines
+    outcome["doctor"] = {
+        "errors": [{"id": f.id, "title": f.title, "fix": f.fix} for f in errors],
+        "warnings": [f.id for f in report.findings if f.severity is Severity.WARNING],
+    }
+    out = sys.stderr if as_json else sys.stdout
     for line in lines:
-        click.echo(line)
-    if good:
-        click.echo("GPU packages look right.")
-        return ExitCode.OK
-    click.echo("GPU packages do not look right; run `envcheck doctor` for details.")
-    return ExitCode.PROBLEMS
+        click.echo(line, file=out)
+    for f in errors:
+        click.echo(f"doctor: {f.title} [{f.id}]", file=out)
+    if good and not errors:
+        click.echo("GPU packages look right and the doctor found no errors.", file=out)
+        return _finish(outcome, as_json, ExitCode.OK)
+    click.echo("GPU acceleration does not work yet; run `envcheck doctor` for details.", file=out)
+    return _finish(outcome, as_json, ExitCode.PROBLEMS)
+
+
+def _finish(outcome: dict[str, Any], as_json: bool, code: int) -> int:
+    if as_json:
+        click.echo(json.dumps(outcome, indent=2))
+    return code
 
 
 def conda_argvs(plan: Plan, python: str) -> list[list[str]]:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Optional
 
 import click
 
-from envcheck.cli_options import snapshot_option, target_options
+from envcheck.cli_options import json_option, snapshot_option, target_options
 from envcheck.commands._common import Obj, load_or_detect
 from envcheck.errors import EnvcheckError, ExitCode
 
@@ -105,6 +105,7 @@ def report_unsatisfiable(plan: Plan, explain: bool) -> int:
     show_default=True,
     help="Output: pip commands, conda commands, environment.yml, requirements.txt, or JSON.",
 )
+@json_option
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
 @click.option("--allow-cpu", is_flag=True, help="Accept CPU-only builds when no GPU build runs.")
 @click.pass_obj
@@ -119,6 +120,7 @@ def plan(
     arch: Optional[str],
     python_version: Optional[str],
     fmt: str,
+    as_json: bool,
     explain: bool,
     allow_cpu: bool,
 ) -> int:
@@ -128,6 +130,8 @@ def plan(
     torchvision, 'tensorflow==2.15.*', jax, cupy, onnxruntime-gpu,
     paddlepaddle-gpu, keras. Exit 1 when nothing satisfies the request.
     """
+    if as_json:
+        fmt = "json"
     from envcheck.matrix import load_matrix
 
     matrix = load_matrix()

@@ -147,6 +147,20 @@ def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
     assert "/venv/bin/python -m pip install torch==2.11.0 --index-url" in out
 
 
+def test_install_dry_run_json(snapshot_here: Any) -> None:
+    import json
+
+    code, out, err = run_cli(
+        "install", "torch", "--dry-run", "--json", "--python", "/venv/bin/python"
+    )
+    assert code == 0, err
+    data = json.loads(out)  # stdout holds the JSON only; the pip command went to stderr
+    assert data["schema"] == "envcheck.install/1"
+    assert data["installed"] is False
+    assert data["commands"][0][:4] == ["/venv/bin/python", "-m", "pip", "install"]
+    assert "torch==2.11.0" in data["commands"][0]
+
+
 def test_install_declined_changes_nothing(snapshot_here: Any) -> None:
     code, _, err = run_cli("install", "torch", "--python", "/venv/bin/python", input="n\n")
     assert code == 0
