@@ -176,10 +176,9 @@ def test_tensorflow_2_10_is_the_last_native_windows_gpu_release(shipped: Matrix)
 # -- cross-domain consistency -------------------------------------------------
 
 
-# cuda_driver.toml starts at CUDA 9.0 (the scope of issue 4), but torch 1.0 and
-# TF 1.x list CUDA 8.0 builds; reported to the data owners (the CUDA release
-# notes' archived table has 8.0.44 and 8.0.61 GA2 rows).
-KNOWN_DRIVER_GAPS = {CudaVersion(8, 0)}
+# Every framework CUDA now has a driver row (CUDA 8.0 was added for torch 1.0 and
+# TF 1.x); keep the set for future known gaps, empty means none.
+KNOWN_DRIVER_GAPS: set[CudaVersion] = set()
 
 
 def test_every_framework_cuda_has_a_driver_row(shipped: Matrix) -> None:
