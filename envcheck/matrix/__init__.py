@@ -276,9 +276,17 @@ def build_runs_on(build: Build, cc: ComputeCapability) -> Optional[bool]:
         return False
     if build.archs is None:
         return None
-    if any(a.major == cc.major and a.minor <= cc.minor for a in build.archs):
+    return code_runs_on(build.archs, build.ptx or (), cc)
+
+
+def code_runs_on(
+    sass: Iterable[ComputeCapability], ptx: Iterable[ComputeCapability], cc: ComputeCapability
+) -> bool:
+    """SASS of the same major and a lower or equal minor runs; PTX of a lower or
+    equal capability is JIT-compiled by the driver."""
+    if any(a.major == cc.major and a.minor <= cc.minor for a in sass):
         return True
-    return bool(build.ptx and any(p <= cc for p in build.ptx))
+    return any(p <= cc for p in ptx)
 
 
 _RELEASE_RE = re.compile(

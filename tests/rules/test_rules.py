@@ -417,3 +417,35 @@ def test_findings_sorted_errors_first(mini_matrix: Matrix) -> None:
     s = snap(driver=driver("470.82.01"), gpus=[RTX4090], frameworks=[TORCH_CU124])
     sev = [f.severity.rank for f in diagnose(s, mini_matrix).findings]
     assert sev == sorted(sev)
+
+
+def _tf_with_caps(caps: str) -> dict[str, Any]:
+    return {
+        "name": "tensorflow",
+        "version": "2.13.1",
+        "cuda_version": "11.8",
+        "cudnn_version": "8",
+        "cpu_only": False,
+        "package": "tensorflow",
+        "build": {"cuda_compute_capabilities": caps},
+    }
+
+
+def test_installed_arch_list_from_build_info_is_used(mini_matrix: Matrix) -> None:
+    # TensorFlow 2.13's build_info lists SASS up to sm_75 plus PTX compute_80:
+    # an Ada card runs it only by JIT-compiling the PTX (slow first start).
+    caps = "sm_35,sm_50,sm_60,sm_70,sm_75,compute_80"
+    s = snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[_tf_with_caps(caps)])
+    found = ids(s, mini_matrix)
+    assert "gpu-arch-unsupported" not in found
+    f = found["gpu-arch-ptx-only"]
+    assert any("from the installed build_info.py" in e for e in f.evidence)
+
+
+def test_installed_arch_list_without_ptx_blocks_newer_gpus(mini_matrix: Matrix) -> None:
+    s = snap(
+        driver=driver("550.54.14"),
+        gpus=[RTX4090],
+        frameworks=[_tf_with_caps("sm_50,sm_60,sm_70,sm_75")],
+    )
+    assert ids(s, mini_matrix)["gpu-arch-unsupported"].severity is Severity.ERROR
