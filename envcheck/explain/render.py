@@ -35,15 +35,15 @@ def render_explain_text(report: ExplainReport, console: Console) -> None:
         head = Text("  ")
         head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
         head.append(f" {f.title}  [{f.id}]")
-        console.print(head)
+        console.print(head, soft_wrap=True)
         for e in f.evidence:
-            console.print(Text(f"        · {e}", style="dim"))
+            console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
         if f.fix:
-            console.print(Text(f"        next: {f.fix}", style="green"))
+            console.print(Text(f"        next: {f.fix}", style="green"), soft_wrap=True)
     for m in report.matches:
         _render_match(m, console)
     console.print()
-    console.print(Text(summary_line(report), style="bold"))
+    console.print(Text(summary_line(report), style="bold"), soft_wrap=True)
 
 
 def _render_match(m: Match, console: Console) -> None:
@@ -54,20 +54,22 @@ def _render_match(m: Match, console: Console) -> None:
     head.append(f"{_LABEL[sig.severity]:<5}", style=_STYLE[sig.severity])
     head.append(f" {sig.title}", style="bold")
     head.append(f"  [{sig.id}]", style="dim")
-    console.print(head)
+    console.print(head, soft_wrap=True)
     for number, text in m.lines:
-        console.print(Text(f"        line {number}: {text}", style="dim"))
+        console.print(Text(f"        line {number}: {text}", style="dim"), soft_wrap=True)
     if m.count > len(m.lines):
         console.print(
             Text(f"        ... {m.count - len(m.lines)} more matching lines", style="dim")
         )
-    console.print(Text(f"        why: {sig.cause}"))
+    console.print(Text(f"        why: {sig.cause}"), soft_wrap=True)
     if m.root_cause:
-        console.print(Text(f"        on this machine: {m.root_cause}", style="bold"))
+        console.print(
+            Text(f"        on this machine: {m.root_cause}", style="bold"), soft_wrap=True
+        )
     for e in m.evidence:
-        console.print(Text(f"        · {e}", style="dim"))
+        console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
     fix_lines = (m.fix or sig.fix).splitlines()
-    console.print(Text(f"        fix: {fix_lines[0]}", style="green"))
+    console.print(Text(f"        fix: {fix_lines[0]}", style="green"), soft_wrap=True)
     for extra in fix_lines[1:]:
-        console.print(Text(f"             {extra}", style="green"))
-    console.print(Text(f"        source: {sig.source}", style="dim"))
+        console.print(Text(f"             {extra}", style="green"), soft_wrap=True)
+    console.print(Text(f"        source: {sig.source}", style="dim"), soft_wrap=True)
