@@ -159,12 +159,29 @@ def _expected_h2d(snapshot: Snapshot) -> Optional[float]:
     return None
 
 
+# Peak memory bandwidth from the interface width and the memory clock, as the
+# CUDA samples' deviceQuery/bandwidthTest compute it: 2 transfers per clock
+# (double data rate) x clock x bus width in bytes
+# (https://github.com/NVIDIA/cuda-samples, Samples/1_Utilities/deviceQuery).
+BANDWIDTH_FORMULA = (
+    "https://github.com/NVIDIA/cuda-samples/tree/master/Samples/1_Utilities/deviceQuery"
+)
+
+
+def peak_memory_bandwidth_gbs(bus_width_bits: int, memory_clock_mhz: int) -> float:
+    return 2.0 * memory_clock_mhz * 1e6 * (bus_width_bits / 8) / 1e9
+
+
 def _expected_device_bandwidth(snapshot: Snapshot, matrix: Matrix) -> Optional[tuple[float, str]]:
-    """(datasheet GB/s, source) of the first GPU, when the matrix has it."""
+    """(peak GB/s, source) of the first GPU: the matrix's datasheet figure, else
+    what its NVML memory bus width and clock give; None when neither is known."""
     for g in snapshot.gpus[:1]:
         model = matrix.gpu(g.name) if g.name else None
         if model is not None and model.memory_bandwidth_gbs:
             return model.memory_bandwidth_gbs, model.origin.cite()
+        if g.memory_bus_width and g.memory_clock_max_mhz:
+            peak = peak_memory_bandwidth_gbs(g.memory_bus_width, g.memory_clock_max_mhz)
+            return peak, BANDWIDTH_FORMULA
     return None
 
 

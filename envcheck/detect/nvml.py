@@ -44,6 +44,10 @@ class NvmlReport:
     errors: list[str] = field(default_factory=list)
 
 
+NVML_CLOCK_MEM = 2
+"""nvmlClockType_t NVML_CLOCK_MEM (nvml.h); kept here so the fake needs no pynvml."""
+
+
 def load_nvml() -> Any:
     """The real ``pynvml`` module (imported here only, so startup stays fast)."""
     import pynvml
@@ -149,9 +153,9 @@ def _read_gpus(nvml: Any, report: NvmlReport) -> None:
 
 
 def _read_gpu(nvml: Any, report: NvmlReport, index: int, handle: Any) -> Gpu:
-    def get(name: str) -> Any:
+    def get(name: str, *args: Any) -> Any:
         try:
-            return getattr(nvml, name)(handle)
+            return getattr(nvml, name)(handle, *args)
         except Exception as exc:  # noqa: BLE001
             if not _is_not_supported(exc):
                 report.errors.append(f"GPU {index} {name}: {describe_error(exc)}")
@@ -181,6 +185,8 @@ def _read_gpu(nvml: Any, report: NvmlReport, index: int, handle: Any) -> Gpu:
         pcie_max_generation=_int(get("nvmlDeviceGetMaxPcieLinkGeneration")),
         pcie_max_width=_int(get("nvmlDeviceGetMaxPcieLinkWidth")),
         bus_id=bus_id,
+        memory_bus_width=_int(get("nvmlDeviceGetMemoryBusWidth")),
+        memory_clock_max_mhz=_int(get("nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM)),
     )
 
 
@@ -285,6 +291,13 @@ class FakeNvml:
 
     def nvmlDeviceGetMaxPcieLinkWidth(self, h: Mapping[str, Any]) -> Any:
         return self._pcie(h, "nvmlDeviceGetMaxPcieLinkWidth", 3)
+
+    def nvmlDeviceGetMemoryBusWidth(self, h: Mapping[str, Any]) -> Any:
+        return self._field(h, "nvmlDeviceGetMemoryBusWidth", "memory_bus_width")
+
+    def nvmlDeviceGetMaxClockInfo(self, h: Mapping[str, Any], clock: int) -> Any:
+        assert clock == NVML_CLOCK_MEM, "envcheck only asks for the memory clock"
+        return self._field(h, "nvmlDeviceGetMaxClockInfo", "memory_clock_max_mhz")
 
     def nvmlDeviceGetPciInfo(self, h: Mapping[str, Any]) -> Any:
         return _Struct(busId=self._field(h, "nvmlDeviceGetPciInfo", "bus_id"))

@@ -118,6 +118,11 @@ class Gpu(_Model):
     pcie_max_generation: Optional[int] = None
     pcie_max_width: Optional[int] = None
     bus_id: Optional[str] = None
+    memory_bus_width: Optional[int] = None
+    """Memory interface width in bits (NVML)."""
+    memory_clock_max_mhz: Optional[int] = None
+    """Maximum memory clock in MHz (NVML); with the bus width it gives the peak
+    memory bandwidth that --deep compares with."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("index", int),
@@ -132,6 +137,8 @@ class Gpu(_Model):
         ("pcie_max_generation", int),
         ("pcie_max_width", int),
         ("bus_id", str),
+        ("memory_bus_width", int),
+        ("memory_clock_max_mhz", int),
     )
 
 

@@ -162,3 +162,18 @@ def test_device_bandwidth_compared_with_the_datasheet(mini_matrix: Matrix) -> No
         mini_matrix, gpus=(dataclasses.replace(h100, memory_bandwidth_gbs=None),)
     )
     assert deep_findings([slow], snap, unknown) == ()
+
+
+def test_device_bandwidth_from_nvml_bus_width_and_clock(mini_matrix: Matrix) -> None:
+    from envcheck.deep import peak_memory_bandwidth_gbs
+
+    # RTX 4090 as NVML reports it: 384-bit bus, 10501 MHz max memory clock.
+    assert round(peak_memory_bandwidth_gbs(384, 10501)) == 1008
+    gpu = Gpu(index=0, name="Mystery GPU", memory_bus_width=384, memory_clock_max_mhz=10501)
+    snap = snap_with([gpu])
+    slow = parse_smoke_output("torch", result(json.dumps({**GOOD, "metrics": {"d2d_gbps": 300.0}})))
+    ok = parse_smoke_output("torch", result(json.dumps({**GOOD, "metrics": {"d2d_gbps": 850.0}})))
+    (finding,) = deep_findings([slow], snap, mini_matrix)
+    assert finding.id == "deep-device-bandwidth-low"
+    assert "1008 GB/s" in finding.title
+    assert deep_findings([ok], snap, mini_matrix) == ()
