@@ -29,7 +29,14 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 def wall(argv: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
+    subprocess.run(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        env=ENV,
+        timeout=300,
+    )
     return time.perf_counter() - start
 
 
@@ -46,7 +53,7 @@ def main() -> int:
         "envcheck doctor --json": [py, "-m", "envcheck", "doctor", "--json"],
     }
     probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
-    has_torch = subprocess.run([py, "-c", probe], check=False).returncode == 0
+    has_torch = subprocess.run([py, "-c", probe], check=False, timeout=60).returncode == 0
     if has_torch:
         commands["torch.utils.collect_env"] = [py, "-m", "torch.utils.collect_env"]
     times: dict[str, list[float]] = {name: [] for name in commands}

@@ -72,7 +72,12 @@ platforms = ["linux", "windows"]
 def wall(argv: list[str], cwd: Path) -> tuple[float, int]:
     start = time.perf_counter()
     proc = subprocess.run(
-        argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        argv,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=300,
     )
     return time.perf_counter() - start, proc.returncode
 

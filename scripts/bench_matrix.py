@@ -37,6 +37,7 @@ def run_child(env: dict[str, str]) -> float:
         capture_output=True,
         text=True,
         check=True,
+        timeout=300,
         cwd=Path(__file__).resolve().parents[1],
     )
     return float(out.stdout.strip().splitlines()[-1])

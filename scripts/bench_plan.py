@@ -86,7 +86,7 @@ def as_command(python: str, runs: int, requests: tuple[str, ...]) -> tuple[float
     for _ in range(runs):
         for argv, into in ((base_argv, base_t), (plan_argv, plan_t)):
             start = time.perf_counter()
-            subprocess.run(argv, capture_output=True, check=False)
+            subprocess.run(argv, capture_output=True, check=False, timeout=300)
             into.append((time.perf_counter() - start) * 1000)
     return statistics.median(plan_t), statistics.median(base_t)
 
