@@ -36,7 +36,6 @@ from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
     DriverVersion,
-    parse_compute_capability,
 )
 
 ENV_MATRIX = "ENVCHECK_MATRIX"
@@ -91,9 +90,6 @@ class Matrix:
         if not rows:
             return None
         return min(rows, key=lambda r: _version_key(r.version))
-
-    def known_cuda_versions(self) -> tuple[CudaVersion, ...]:
-        return tuple(sorted({r.cuda for r in self.cuda_releases}))
 
     def minor_compat_for(self, major: int) -> Optional[MinorCompat]:
         for row in self.minor_compat:
@@ -492,7 +488,3 @@ def load_matrix(directory: Optional[Path] = None, bundled: bool = False) -> Matr
 def clear_cache() -> None:
     _load_cached.cache_clear()
     _gpu_index.cache_clear()
-
-
-def cc_of(text: str) -> Optional[ComputeCapability]:
-    return parse_compute_capability(text)

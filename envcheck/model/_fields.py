@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, Optional, TypeVar
 
 from envcheck.errors import InputError
 
@@ -124,6 +124,3 @@ def load_fields(cls: type[T], data: Any, path: str) -> T:
             continue
         kwargs[name] = _load_value(kind, value, sub)
     return cls(**kwargs)
-
-
-Kind = Union[type, Many, str]

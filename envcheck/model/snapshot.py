@@ -7,7 +7,6 @@ Everything after detection (doctor, plan, check) is a pure function of a
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Optional
@@ -289,6 +288,3 @@ class Snapshot(_Model):
             if data.get(required_object) is None:
                 data = {**data, required_object: {}}
         return load_fields(cls, data, path)
-
-    def replace(self, **changes: Any) -> Snapshot:
-        return dataclasses.replace(self, **changes)
