@@ -316,6 +316,8 @@ def _framework_options(
             facts.append("bundles CUDA wheels" if build.bundles_cuda else "needs system CUDA/cuDNN")
         if build.index_url:
             facts.append(f"index {build.index_url}")
+        if build.find_links:
+            facts.append(f"find-links {build.find_links}")
         reasons.insert(0, Reason(INFO, "; ".join(facts), (build.origin.cite(),)))
         if not build.origin.verified:
             reasons.append(

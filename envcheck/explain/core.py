@@ -564,6 +564,8 @@ def _pip_command(build: Build, version: str) -> str:
     command = f"pip install '{name}=={version}'"
     if build.index_url:
         command += f" --index-url {build.index_url}"
+    if build.find_links:
+        command += f" --find-links {build.find_links}"
     return command
 
 

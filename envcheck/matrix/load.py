@@ -91,6 +91,12 @@ class RowReader:
             self.fail(key, f"expected a non-empty string, got {value!r}")
         return value
 
+    def url(self, key: str) -> Optional[str]:
+        value = self.string(key, required=False)
+        if value is not None and not re.match(r"^https?://", value):
+            self.fail(key, f"must be an http(s) URL, got {value!r}")
+        return value  # type: ignore[no-any-return]
+
     def boolean(self, key: str, required: bool = False) -> Optional[bool]:
         value = self._get(key, required)
         if value is not None and not isinstance(value, bool):
@@ -419,6 +425,7 @@ def read_framework(
                 index_url=r.string("index_url", required=False),
                 pypi_default=r.boolean("pypi_default"),
                 origin=r.origin(),
+                find_links=r.url("find_links"),
             )
 
         def companion(r: RowReader) -> Companion:

@@ -135,6 +135,8 @@ class Build:
     index_url: Optional[str]
     pypi_default: Optional[bool]
     origin: Origin
+    find_links: Optional[str] = None
+    """A pip ``--find-links`` page that serves the build (old jaxlib CUDA wheels)."""
 
     @property
     def cpu_only(self) -> bool:

@@ -60,6 +60,11 @@ def _groups(plan: Plan) -> list[tuple[Optional[str], list[Pick]]]:
     return sorted(groups.items(), key=lambda kv: kv[0] is None)
 
 
+def _find_links(picks: list[Pick]) -> list[str]:
+    """The ``--find-links`` pages these picks need (old jaxlib CUDA wheels), in order."""
+    return list(dict.fromkeys(p.find_links for p in picks if p.find_links))
+
+
 def _refuse(plan: Plan) -> None:
     if plan.unsatisfiable is not None:
         raise ValueError(f"cannot emit an unsatisfiable plan: {plan.unsatisfiable}")
@@ -73,6 +78,8 @@ def emit_pip(plan: Plan, pip: str = "pip") -> str:
         argv = [*shlex.split(pip), "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
+        for page in _find_links(picks):
+            argv += ["--find-links", page]
         lines.append(" ".join(shlex.quote(a) for a in argv))
     return "\n".join(lines) + "\n"
 
@@ -85,6 +92,8 @@ def pip_argvs(plan: Plan, python: str) -> list[list[str]]:
         argv = [python, "-m", "pip", "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
+        for page in _find_links(picks):
+            argv += ["--find-links", page]
         out.append(argv)
     return out
 
@@ -95,6 +104,7 @@ def emit_requirements(plan: Plan) -> str:
     lines = [_header(plan)]
     indexes = [i for i, _ in _groups(plan) if i is not None]
     lines += [f"--extra-index-url {i}" for i in indexes]
+    lines += [f"--find-links {page}" for page in _find_links(list(plan.picks))]
     for pick in plan.picks:
         lines.append(_pinned_local(pick) if _uses_index(pick, plan) else pick.requirement)
     return "\n".join(lines) + "\n"
@@ -180,6 +190,8 @@ def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
         sub = sub_plan(plan, pip)
         for index in [i for i, _ in _groups(sub) if i is not None]:
             lines.append(f"    - {_yaml_str('--extra-index-url ' + index)}")
+        for page in _find_links(pip):
+            lines.append(f"    - {_yaml_str('--find-links ' + page)}")
         for pick in pip:
             text = _pinned_local(pick) if _uses_index(pick, plan) else pick.requirement
             lines.append(f"    - {_yaml_str(text)}")

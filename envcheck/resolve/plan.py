@@ -90,6 +90,8 @@ class Pick:
     index_url: Optional[str] = None
     pypi_default: bool = False
     """Plain PyPI serves this variant on linux-x86_64."""
+    find_links: Optional[str] = None
+    """A pip ``--find-links`` page the wheel comes from (old jaxlib CUDA builds)."""
     specifier: str = ""
     """The user's specifier, used only when ``version`` is None."""
     caveats: tuple[str, ...] = ()
@@ -116,6 +118,7 @@ class Pick:
             "bundles_cuda": self.bundles_cuda,
             "index_url": self.index_url,
             "pypi_default": self.pypi_default,
+            "find_links": self.find_links,
             "caveats": list(self.caveats),
             "source": self.source,
         }
@@ -537,6 +540,7 @@ def _pick(framework: str, c: _Candidate, caveats: tuple[str, ...]) -> Pick:
         bundles_cuda=b.bundles_cuda,
         index_url=b.index_url,
         pypi_default=b.pypi_default is True,
+        find_links=b.find_links,
         caveats=caveats,
         source=b.origin.source,
     )
@@ -607,6 +611,8 @@ def _pick_decision(req: _Request, c: _Candidate, ok: Sequence[_Candidate]) -> De
         text += "; the variant plain PyPI serves"
     elif b.index_url:
         text += f"; served from {b.index_url}"
+    if b.find_links:
+        text += f"; wheels from the find-links page {b.find_links}"
     return Decision(req.framework, text, (b.origin.cite(),))
 
 

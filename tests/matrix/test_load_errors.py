@@ -137,6 +137,30 @@ verified = true
     assert [b.extra for b in matrix.framework_builds("tensorflow")] == [None, "and-cuda"]
 
 
+def test_find_links_must_be_a_url(tmp_path: Path) -> None:
+    build = """
+[[build]]
+versions = ["0.4.20"]
+variant = "cuda12_pip"
+package = "jax"
+extra = "cuda12_pip"
+cuda = "12.2"
+platforms = ["linux-x86_64"]
+find_links = "jax_cuda_releases.html"
+source = "https://github.com/google/jax/blob/jax-v0.4.20/README.md"
+verified = true
+"""
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE, jax=HEADER + build)
+    assert (Path(err.path or "").name, err.line) == ("jax.toml", 4)
+    assert "field 'find_links': must be an http(s) URL" in err.message
+    fixed = build.replace(
+        '"jax_cuda_releases.html"', '"https://example.org/jax_cuda_releases.html"'
+    )
+    (tmp_path / "jax.toml").write_text(HEADER + fixed, encoding="utf-8")
+    (b,) = load_matrix_from(tmp_path).framework_builds("jax")
+    assert b.find_links == "https://example.org/jax_cuda_releases.html"
+
+
 def test_newer_schema_version_is_refused(tmp_path: Path) -> None:
     err = load(tmp_path, cuda_driver=HEADER.replace("= 1", "= 2") + RELEASE)
     assert err.line == 1

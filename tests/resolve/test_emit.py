@@ -30,6 +30,8 @@ PLANS = {
     ),
     "tf114": (("tensorflow-gpu==1.14.*",), machine("418.67", PASCAL, python="3.7"), True),
     "keras": (("keras",), machine("550.54.15", ADA, python="3.12"), True),
+    # jaxlib CUDA wheels of this era came from a find-links page, not an index
+    "jax-findlinks": (("jax==0.4.20",), machine("525.60.13", ADA, python="3.11"), True),
 }
 
 
@@ -104,6 +106,10 @@ def test_pip_commands_split_like_a_shell(name: str, matrix: Any, combo_matrix: A
             i = rest.index("--index-url")
             assert rest[i + 1].startswith("https://download.pytorch.org/whl/")
             rest = rest[:i] + rest[i + 2 :]
+        if "--find-links" in rest:
+            i = rest.index("--find-links")
+            assert rest[i + 1].startswith("https://")
+            rest = rest[:i] + rest[i + 2 :]
         for r in rest:
             Requirement(r)
 
@@ -123,6 +129,16 @@ def test_pip_argvs_match_pip_text(matrix: Any) -> None:
             "https://download.pytorch.org/whl/cu128",
         ]
     ]
+
+
+def test_find_links_reach_every_pip_output(matrix: Any, combo_matrix: Any) -> None:
+    p = make("jax-findlinks", matrix, combo_matrix)
+    page = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
+    assert emit.pip_argvs(p, "py") == [
+        ["py", "-m", "pip", "install", "jax[cuda11_pip]==0.4.20", "--find-links", page]
+    ]
+    assert f"--find-links {page}" in emit.emit_requirements(p).splitlines()
+    assert p.to_json()["picks"][0]["find_links"] == page
 
 
 def test_json_contract(matrix: Any) -> None:
