@@ -15,8 +15,13 @@ true``: torch's default PyPI wheels, ``tensorflow[and-cuda]``, ``jax[cudaNN]``),
 read the release's ``Requires-Dist`` from the PyPI JSON API
 (``https://pypi.org/pypi/<name>/<version>/json``) and compare:
 
-* ``nvidia-cuda-runtime-cuNN`` → the build's ``cuda`` (MAJOR.MINOR);
+* ``nvidia-cuda-runtime[-cuNN]`` or ``cuda-toolkit`` → the build's ``cuda`` (MAJOR.MINOR);
 * ``nvidia-cudnn-cuNN`` → the build's ``cudnn`` (MAJOR.MINOR).
+
+Where the per-release JSON page is missing, the ``METADATA`` of one Linux wheel
+of the release is read instead: through the simple API (PEP 691) and the
+wheel's PEP 658 metadata file, or by HTTP range requests on the wheel's zip
+directory (a few kilobytes, never the whole wheel).
 
 Drift is printed as a report and as a unified diff of the proposed TOML edits;
 files are written only with ``--write``. Review the diff (and the ``source`` of
@@ -29,8 +34,11 @@ row's source may need updating too.
 from __future__ import annotations
 
 import difflib
+import email.parser
+import io
 import re
 import sys
+import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,14 +53,22 @@ from envcheck.matrix import Matrix, load_matrix_from  # noqa: E402 - after sys.p
 from envcheck.matrix.rows import Build  # noqa: E402
 
 PYPI = "https://pypi.org/pypi"
+SIMPLE = "https://pypi.org/simple"
 TIMEOUT = (10.0, 30.0)
 FRAMEWORKS = ("torch", "tensorflow", "jax")
 _PIN_RE = re.compile(
-    r"^(?P<name>nvidia-(?:cuda-runtime|cudnn)-cu(?P<major>\d+))\s*"
+    r"^(?P<name>nvidia-cuda-runtime(?:-cu\d+)?|nvidia-cudnn-cu\d+|cuda-toolkit)\s*"
     r"(?:\[[^\]]*\])?\s*(?P<spec>[^;]*)(?:;\s*(?P<marker>.*))?$"
 )
+_SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
+_BLOCK = 64 * 1024
+_MAX_FETCH = 8 * 1024 * 1024
+"""Most bytes one wheel's metadata may cost; a zip directory bigger than this is refused."""
 _VERSION_RE = re.compile(r"(==|>=|~=|===)\s*(\d+)\.(\d+)")
 
+
+_SIMPLE_PAGES: dict[str, list[Any]] = {}
+"""PEP 691 file lists already read in this run, by index URL."""
 
 _CHECKED: list[bool] = []
 """One entry per release looked up: found on the index or not (for the summary)."""
@@ -120,14 +136,119 @@ def dist_for(framework: str, build: Build) -> Optional[tuple[str, Optional[str]]
     return None
 
 
-def fetch_requires(session: Any, base: str, name: str, version: str) -> Optional[list[str]]:
+def fetch_requires(
+    session: Any, base: str, name: str, version: str, simple: Optional[str] = None
+) -> Optional[list[str]]:
+    """Requires-Dist of one release: the JSON API, else one wheel's METADATA."""
     url = f"{base.rstrip('/')}/{name}/{version}/json"
     response = session.get(url, timeout=TIMEOUT)
     if response.status_code == 404:
-        return None
+        return wheel_requires(session, simple, name, version) if simple else None
     response.raise_for_status()
     info = response.json().get("info") or {}
     return list(info.get("requires_dist") or [])
+
+
+def pick_wheel(files: Iterable[Mapping[str, Any]], name: str, version: str) -> Optional[Any]:
+    """The release's Linux x86_64 wheel (else any wheel) from a PEP 691 file list (pure)."""
+    prefix = f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}-"
+    wheels = [
+        f
+        for f in files
+        if str(f.get("filename", "")).lower().startswith(prefix)
+        and str(f.get("filename")).endswith(".whl")
+        and not f.get("yanked")
+    ]
+    linux = [f for f in wheels if "linux" in f["filename"] and "x86_64" in f["filename"]]
+    found = linux or wheels
+    return found[0] if found else None
+
+
+def metadata_requires(text: str) -> list[str]:
+    """Requires-Dist lines of a METADATA file (pure)."""
+    return list(
+        email.parser.Parser().parsestr(text, headersonly=True).get_all("Requires-Dist") or []
+    )
+
+
+class RangeFile(io.RawIOBase):
+    """A read-only, seekable view of a remote file, fetched in blocks by HTTP range."""
+
+    def __init__(self, session: Any, url: str, size: int) -> None:
+        self.session, self.url, self.size = session, url, size
+        self.pos = 0
+        self.blocks: dict[int, bytes] = {}
+        self.fetched = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self.pos, 2: self.size}[whence]
+        self.pos = max(0, base + offset)
+        return self.pos
+
+    def _block(self, index: int) -> bytes:
+        if index not in self.blocks:
+            start = index * _BLOCK
+            end = min(self.size, start + _BLOCK) - 1
+            self.fetched += end - start + 1
+            if self.fetched > _MAX_FETCH:
+                raise OSError(f"{self.url}: more than {_MAX_FETCH} bytes needed for metadata")
+            headers = {"Range": f"bytes={start}-{end}"}
+            response = self.session.get(self.url, headers=headers, timeout=TIMEOUT)
+            if response.status_code != 206:
+                raise OSError(f"{self.url}: range request answered {response.status_code}")
+            self.blocks[index] = response.content
+        return self.blocks[index]
+
+    def read(self, n: int = -1) -> bytes:
+        end = self.size if n is None or n < 0 else min(self.size, self.pos + n)
+        out = bytearray()
+        while self.pos < end:
+            block = self._block(self.pos // _BLOCK)
+            offset = self.pos % _BLOCK
+            chunk = block[offset : offset + end - self.pos]
+            if not chunk:
+                break
+            out += chunk
+            self.pos += len(chunk)
+        return bytes(out)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def wheel_requires(session: Any, simple: str, name: str, version: str) -> Optional[list[str]]:
+    """Requires-Dist read from one wheel of the release; None when it has no wheel."""
+    index = f"{simple.rstrip('/')}/{name}/"
+    if index not in _SIMPLE_PAGES:
+        response = session.get(index, headers={"Accept": _SIMPLE_JSON}, timeout=TIMEOUT)
+        if response.status_code == 404:
+            return None
+        response.raise_for_status()
+        _SIMPLE_PAGES[index] = response.json().get("files") or []
+    wheel = pick_wheel(_SIMPLE_PAGES[index], name, version)
+    if wheel is None:
+        return None
+    if wheel.get("core-metadata") or wheel.get("data-dist-info-metadata"):
+        meta = session.get(wheel["url"] + ".metadata", timeout=TIMEOUT)
+        if meta.status_code == 200:
+            return metadata_requires(meta.content.decode("utf-8", "replace"))
+    size = int(wheel.get("size") or 0)
+    with zipfile.ZipFile(RangeFile(session, wheel["url"], size)) as archive:
+        names = [n for n in archive.namelist() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n)]
+        if not names:
+            return None
+        return metadata_requires(archive.read(names[0]).decode("utf-8", "replace"))
 
 
 def find_drift(
@@ -137,6 +258,7 @@ def find_drift(
     base: str,
     only_version: Optional[str] = None,
     log: Any = None,
+    simple: Optional[str] = None,
 ) -> list[Drift]:
     out: list[Drift] = []
     for framework in frameworks:
@@ -148,7 +270,7 @@ def find_drift(
             for version in build.versions:
                 if only_version and version != only_version:
                     continue
-                requires = fetch_requires(session, base, name, version)
+                requires = fetch_requires(session, base, name, version, simple)
                 _CHECKED.append(requires is not None)
                 url = f"{base.rstrip('/')}/{name}/{version}/json"
                 if requires is None:
@@ -217,7 +339,7 @@ def _set_field(text: str, header_line: int, field: str, value: str) -> str:
 
 
 def render_diff(edits: Mapping[Path, tuple[str, str]], root: Path) -> str:
-    chunks = []
+    chunks: list[str] = []
     for path, (old, new) in sorted(edits.items()):
         try:
             rel = path.resolve().relative_to(root)
@@ -245,12 +367,19 @@ def render_diff(edits: Mapping[Path, tuple[str, str]], root: Path) -> str:
 @click.option("--framework", "frameworks", multiple=True, type=click.Choice(FRAMEWORKS))
 @click.option("--version", "only_version", help="Check one release only.")
 @click.option("--pypi-url", default=PYPI, show_default=True, help="PyPI JSON API base URL.")
+@click.option(
+    "--simple-url",
+    default=SIMPLE,
+    show_default=True,
+    help="PEP 691 simple index, read when a release has no JSON page ('' turns it off).",
+)
 @click.option("--write", is_flag=True, help="Apply the proposed edits to the TOML files.")
 def main(
     matrix_dir: Path,
     frameworks: tuple[str, ...],
     only_version: Optional[str],
     pypi_url: str,
+    simple_url: str,
     write: bool,
 ) -> None:
     """Report drift between the matrix and the nvidia-* pins on PyPI."""
@@ -259,10 +388,17 @@ def main(
 
     err = Console(stderr=True, markup=False, highlight=False)
     _CHECKED.clear()
+    _SIMPLE_PAGES.clear()
     matrix = load_matrix_from(matrix_dir)
     with requests.Session() as session:
         drifts = find_drift(
-            matrix, frameworks or FRAMEWORKS, session, pypi_url, only_version, err.print
+            matrix,
+            frameworks or FRAMEWORKS,
+            session,
+            pypi_url,
+            only_version,
+            err.print,
+            simple_url or None,
         )
     if not drifts:
         checked = sum(1 for c in _CHECKED if c)

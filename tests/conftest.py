@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
 import subprocess
@@ -23,6 +24,17 @@ class RealMachineTouched(BaseException):
     A BaseException, so that a probe's "failure is data" handler (which catches
     Exception) cannot swallow it into a ProbeError: the test fails loudly.
     """
+
+
+def _is_loopback(address: Any) -> bool:
+    """Whether a socket address is on this machine (127.0.0.0/8, ::1, localhost)."""
+    host = address[0] if isinstance(address, tuple) and address else address
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(str(host).split("%")[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,15 +60,17 @@ def fence(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> No
 
         monkeypatch.setattr(subprocess, "Popen", fail_on_call)
         monkeypatch.setattr(subprocess, "run", fail_on_call)
-    if "network" not in request.keywords:
-        real_connect = socket.socket.connect
+    real_connect = socket.socket.connect
+    loopback_ok = "network" in request.keywords
 
-        def no_connect(self: socket.socket, address: Any) -> Any:
-            if self.family == getattr(socket, "AF_UNIX", None):
-                return real_connect(self, address)
-            raise RealMachineTouched(f"network connection to {address!r}")
+    def no_connect(self: socket.socket, address: Any) -> Any:
+        if self.family == getattr(socket, "AF_UNIX", None):
+            return real_connect(self, address)
+        if loopback_ok and _is_loopback(address):
+            return real_connect(self, address)
+        raise RealMachineTouched(f"network connection to {address!r}")
 
-        monkeypatch.setattr(socket.socket, "connect", no_connect)
+    monkeypatch.setattr(socket.socket, "connect", no_connect)
     if "real_machine" in request.keywords:
         return  # such a test reads the real driver through NVML too
     try:

@@ -169,15 +169,148 @@ def test_release_missing_from_the_index_is_logged_not_fatal(
     script: ModuleType, matrix_dir: Path, httpserver: Any
 ) -> None:
     httpserver.expect_request("/pypi/tensorflow/2.15.0/json").respond_with_data("", status=404)
+    httpserver.expect_request("/simple/tensorflow/").respond_with_data("", status=404)
     code, out, err = run(
         script,
         "--matrix",
         str(matrix_dir),
         "--pypi-url",
         str(httpserver.url_for("/pypi")),
+        "--simple-url",
+        str(httpserver.url_for("/simple")),
         "--framework",
         "tensorflow",
     )
     assert code == 2
     assert "tensorflow 2.15.0: not on the index" in err
     assert "nothing checked: 1 release(s) not found on the index" in out
+
+
+def test_parse_pins_reads_cuda_13_names(script: ModuleType) -> None:
+    lines = [
+        'cuda-toolkit[cublas,cudart]==13.2.2; platform_system == "Linux"',
+        'cuda-bindings<14,>=13.0.3; platform_system == "Linux"',
+        'nvidia-cudnn-cu13==9.26.0.51; platform_system == "Linux"',
+    ]
+    assert script.parse_pins(lines, None) == script.Pins("13.2", "9.26")
+    plugin = ['nvidia-cuda-runtime>=13.0.48; extra == "with-cuda"']
+    assert script.parse_pins(plugin, "with-cuda").cuda == "13.0"
+
+
+def test_pick_wheel_prefers_linux_x86_64_and_skips_yanked(script: ModuleType) -> None:
+    files = [
+        {"filename": "torch-2.5.1-cp311-none-macosx_11_0_arm64.whl"},
+        {"filename": "torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl", "yanked": "bad"},
+        {"filename": "torch-2.5.1-cp312-cp312-manylinux1_x86_64.whl"},
+        {"filename": "torch-2.5.10-cp312-cp312-manylinux1_x86_64.whl"},
+        {"filename": "torch-2.5.1.tar.gz"},
+    ]
+    assert script.pick_wheel(files, "torch", "2.5.1")["filename"].startswith("torch-2.5.1-cp312")
+    assert script.pick_wheel(files, "torch", "2.6.0") is None
+
+
+def _wheel(requires: list[str], filler: int = 0) -> bytes:
+    """A real zip with a dist-info METADATA (and optional incompressible filler)."""
+    import io
+    import os
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        if filler:
+            z.writestr("torch/lib/big.so", os.urandom(filler))
+        meta = "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1\n"
+        meta += "".join(f"Requires-Dist: {r}\n" for r in requires)
+        z.writestr("torch-2.5.1.dist-info/METADATA", meta)
+    return buf.getvalue()
+
+
+def _serve_ranges(httpserver: Any, path: str, blob: bytes, seen: list[str]) -> None:
+    from werkzeug import Request, Response
+
+    def handler(request: Request) -> Response:
+        header = request.headers.get("Range", "")
+        seen.append(header)
+        start_s, end_s = header.removeprefix("bytes=").split("-")
+        start, end = int(start_s), min(int(end_s), len(blob) - 1)
+        return Response(blob[start : end + 1], status=206)
+
+    httpserver.expect_request(path).respond_with_handler(handler)
+
+
+@pytest.mark.network
+def test_missing_json_page_falls_back_to_the_wheel_metadata_by_range(
+    script: ModuleType, matrix_dir: Path, httpserver: Any
+) -> None:
+    blob = _wheel(
+        [
+            'nvidia-cuda-runtime-cu12==12.4.127; platform_system == "Linux"',
+            'nvidia-cudnn-cu12==9.1.0.70; platform_system == "Linux"',
+        ],
+        filler=300_000,
+    )
+    for version in ("2.5.0", "2.5.1"):
+        httpserver.expect_request(f"/pypi/torch/{version}/json").respond_with_data("", status=404)
+    files = [
+        {
+            "filename": f"torch-{v}-cp311-cp311-manylinux1_x86_64.whl",
+            "url": httpserver.url_for(f"/files/torch-{v}.whl"),
+            "size": len(blob),
+        }
+        for v in ("2.5.0", "2.5.1")
+    ]
+    httpserver.expect_request("/simple/torch/").respond_with_json({"files": files})
+    seen: list[str] = []
+    for v in ("2.5.0", "2.5.1"):
+        _serve_ranges(httpserver, f"/files/torch-{v}.whl", blob, seen)
+    code, out, _ = run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        str(httpserver.url_for("/pypi")),
+        "--simple-url",
+        str(httpserver.url_for("/simple")),
+        "--framework",
+        "torch",
+    )
+    assert code == 1
+    assert "torch 2.5.0 (cu124) cudnn: matrix 9.0, index 9.1" in out
+    assert "torch 2.5.1 (cu124) cudnn: matrix 9.0, index 9.1" in out
+    # Only the zip directory and the METADATA member were read, not the 300 kB filler.
+    assert seen and all(h.startswith("bytes=") for h in seen)
+    fetched = sum(int(h.split("-")[1]) - int(h[6:].split("-")[0]) + 1 for h in seen)
+    assert fetched < len(blob)
+
+
+@pytest.mark.network
+def test_pep658_metadata_file_is_used_when_offered(
+    script: ModuleType, matrix_dir: Path, httpserver: Any
+) -> None:
+    meta = "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n"
+    meta += 'Requires-Dist: nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"\n'
+    meta += 'Requires-Dist: nvidia-cuda-runtime-cu12==12.2.140; extra == "and-cuda"\n'
+    httpserver.expect_request("/pypi/tensorflow/2.15.0/json").respond_with_data("", status=404)
+    wheel = "/files/tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl"
+    files = [
+        {
+            "filename": wheel.rsplit("/", 1)[1],
+            "url": httpserver.url_for(wheel),
+            "core-metadata": {"sha256": "0"},
+        }
+    ]
+    httpserver.expect_request("/simple/tensorflow/").respond_with_json({"files": files})
+    httpserver.expect_request(wheel + ".metadata").respond_with_data(meta)
+    code, out, _ = run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        str(httpserver.url_for("/pypi")),
+        "--simple-url",
+        str(httpserver.url_for("/simple")),
+        "--framework",
+        "tensorflow",
+    )
+    assert code == 0, out
+    assert "no drift: 1 release(s) agree" in out
