@@ -242,3 +242,27 @@ def test_driver_branch_max_cuda_agrees_with_release_minimums(shipped: Matrix) ->
         if row.linux_min_driver.branch > branch.branch:
             wrong.append(f"{branch.branch} -> {branch.max_cuda} needs {row.linux_min_driver.raw}")
     assert wrong == []
+
+
+def test_every_framework_cudnn_has_a_cudnn_row_for_its_cuda_major(shipped: Matrix) -> None:
+    """A build's cuDNN is a cuDNN release built for the build's CUDA major.
+
+    A bare major ("7") matches any release of that major. cuDNN 5.1 and 6 (TensorFlow
+    1.0-1.4) predate the cuDNN table, which starts at 7.0.
+    """
+    known = set()
+    for r in shipped.cudnn_releases:
+        major, minor = r.version.split(".")[:2]
+        known |= {(f"{major}.{minor}", r.cuda_major), (major, r.cuda_major)}
+    missing = sorted(
+        {
+            (f, b.cudnn, b.cuda.major)
+            for f, builds in shipped.builds.items()
+            for b in builds
+            if b.cudnn is not None
+            and b.cuda is not None
+            and int(b.cudnn.split(".")[0]) >= 7
+            and (".".join(b.cudnn.split(".")[:2]), b.cuda.major) not in known
+        }
+    )
+    assert missing == []
