@@ -146,9 +146,30 @@ def test_torch_2_5_1_cu124_and_its_index(shipped: Matrix) -> None:
     assert all(b.cuda == CudaVersion(12, 4) for b in builds)
 
 
+def test_jax_0_4_20_cuda_wheels_come_from_the_find_links_page(shipped: Matrix) -> None:
+    builds = [b for b in shipped.builds_for("jax", "0.4.20") if b.extra == "cuda12_pip"]
+    assert builds
+    assert {b.find_links for b in builds} == {
+        "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
+    }
+    assert all(b.index_url is None for b in builds)
+
+
+def test_onnxruntime_gpu_1_22_is_a_cuda_12_2_cudnn_9_build(shipped: Matrix) -> None:
+    builds = [b for b in shipped.builds_for("onnxruntime", "1.22.0") if b.cuda is not None]
+    assert {(b.cuda, b.cudnn) for b in builds} == {(CudaVersion(12, 2), "9")}
+
+
+def test_cuda_13_0_targets_turing_to_blackwell_only(shipped: Matrix) -> None:
+    """nvcc 13.0 --list-gpu-code: sm_75 ... sm_121; Maxwell, Pascal and Volta are gone."""
+    row = shipped.toolkit_archs_for(CudaVersion(13, 0))
+    assert row is not None
+    ccs = {str(cc) for cc in row.compute_capabilities}
+    assert {"7.5", "8.8", "9.0", "10.0", "11.0", "12.0", "12.1"} <= ccs
+    assert not ccs & {"5.0", "5.2", "6.0", "6.1", "7.0", "7.2"}
+
+
 def test_tensorflow_gpu_1_14_needs_cuda_10_0_and_cudnn_7_4(shipped: Matrix) -> None:
-    if "tensorflow" not in shipped.builds:
-        pytest.skip("tensorflow.toml not shipped yet")
     builds = [
         b
         for b in shipped.builds_for("tensorflow", "1.14.0")
@@ -159,8 +180,6 @@ def test_tensorflow_gpu_1_14_needs_cuda_10_0_and_cudnn_7_4(shipped: Matrix) -> N
 
 
 def test_tensorflow_2_10_is_the_last_native_windows_gpu_release(shipped: Matrix) -> None:
-    if "tensorflow" not in shipped.builds:
-        pytest.skip("tensorflow.toml not shipped yet")
     from packaging.version import Version
 
     windows_gpu = {
