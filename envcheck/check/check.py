@@ -9,7 +9,7 @@ the matrix does not know gives a warning, never a silent pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
@@ -263,8 +263,17 @@ def _select_index(
     versions = sorted({v for v, _ in pairs}, key=_vkey)
     label = pin.text
     if pin.local:
-        chosen = [(v, b) for v, b in pairs if b.variant.lower() == pin.local]
+        local = pin.local
+
+        def same_variant(b: Build) -> bool:
+            return b.variant.lower() == local
+
+        chosen = [(v, b) for v, b in pairs if same_variant(b)]
         if not chosen:
+            chosen = _minor_mates(versions, builds, same_variant)
+        if not chosen and not _variants_known(versions, builds):
+            problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
+        elif not chosen:
             problems.append(
                 Problem(
                     pin.location,
@@ -288,8 +297,17 @@ def _select_index(
         if primary:
             bound_url, where = primary[-1].url, primary[-1].location
     if bound_url is not None and _norm_url(bound_url) in known:
-        chosen = [(v, b) for v, b in pairs if _norm_url(b.index_url) == _norm_url(bound_url)]
+        url = _norm_url(bound_url)
+
+        def on_index(b: Build) -> bool:
+            return _norm_url(b.index_url) == url
+
+        chosen = [(v, b) for v, b in pairs if on_index(b)]
         if not chosen:
+            chosen = _minor_mates(versions, builds, on_index)
+        if not chosen and not _variants_known(versions, builds):
+            problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
+        elif not chosen:
             problems.append(
                 Problem(
                     pin.location,
@@ -316,6 +334,48 @@ def _select_index(
             )
         )
     return on_extra + [p for p in pypi if p not in on_extra], ""
+
+
+def _minor(version: str) -> tuple[int, ...]:
+    return _vkey(version)[:2]
+
+
+def _minor_mates(
+    versions: Sequence[str], builds: Sequence[Build], wanted: Callable[[Build], bool]
+) -> list[tuple[str, Build]]:
+    """Builds of the same minor release that match, for releases whose own rows lack them.
+
+    Patch releases are published for the same variants as their minor release; the
+    matrix often enters only what a patch release's PyPI wheels show, so a variant
+    missing there is not proof the index never published it.
+    """
+    out = []
+    for version in versions:
+        mates = [
+            b for b in builds if wanted(b) and any(_minor(v) == _minor(version) for v in b.versions)
+        ]
+        out += [(version, b) for b in mates]
+    return out
+
+
+def _variants_known(versions: Sequence[str], builds: Sequence[Build]) -> bool:
+    """Whether the matrix lists any index variant for these releases' minor release."""
+    minors = {_minor(v) for v in versions}
+    return any(b.index_url and any(_minor(v) in minors for v in b.versions) for b in builds)
+
+
+def _builds_framework(builds: Sequence[Build]) -> str:
+    return builds[0].framework if builds else "the framework"
+
+
+def _variants_unknown(pin: Pin, framework: str, versions: Sequence[str]) -> Problem:
+    return Problem(
+        pin.location,
+        UNKNOWN_VERSION,
+        f"{pin.text}: the matrix does not list which variants {framework} {_span(versions)}"
+        " was published for; not checked",
+        WARNING,
+    )
 
 
 def _pypi(pairs: list[tuple[str, Build]]) -> list[tuple[str, Build]]:

@@ -220,3 +220,66 @@ def test_declared_values_that_cannot_be_read_are_unreadable(check_matrix: Any) -
         ("EC006", "unreadable"),
     ]
     assert "unknown GPU 'Banana GPU 9000'" in report.problems[1].message
+
+
+PATCH_ROWS = """
+[[build]]
+versions = ["2.8.1"]
+variant = "cu128"
+package = "torch"
+cuda = "12.8"
+bundles_cuda = true
+platforms = ["linux-x86_64"]
+pypi_default = true
+source = "https://pypi.org/project/torch/2.8.1/#files"
+verified = true
+note = "test: only what the PyPI wheels of a patch release show"
+
+[[build]]
+versions = ["2.99.0"]
+variant = "cu130"
+package = "torch"
+cuda = "13.0"
+bundles_cuda = true
+platforms = ["linux-x86_64"]
+pypi_default = true
+source = "https://pypi.org/project/torch/2.99.0/#files"
+verified = true
+note = "test: a release whose index variants the matrix does not list"
+"""
+
+
+def _with_patch_rows(tmp_path: Any) -> Any:
+    import shutil
+
+    from envcheck.matrix import load_matrix_from
+    from tests.check.conftest import CHECK_MATRIX
+
+    d = tmp_path / "m"
+    shutil.copytree(CHECK_MATRIX, d)
+    with (d / "torch.toml").open("a", encoding="utf-8") as f:
+        f.write(PATCH_ROWS)
+    return load_matrix_from(d)
+
+
+def test_patch_release_shares_its_minor_release_variants(tmp_path: Any) -> None:
+    """2.8.1's rows show only its PyPI wheels; its cu126 index build is 2.8.0's variant."""
+    matrix = _with_patch_rows(tmp_path)
+    assert _lines(matrix, _env("torch==2.8.1+cu126\n")) == []
+    text = "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.8.1\n"
+    assert _lines(matrix, _env(text)) == []
+    # A variant the whole 2.8 series never had is still an error.
+    (line,) = _lines(matrix, _env("torch==2.8.1+cu118\n"))
+    assert line.startswith("r.txt:1: EC103 torch==2.8.1+cu118: no cu118 build of 2.8.1")
+
+
+def test_release_with_unknown_index_variants_is_not_judged(tmp_path: Any) -> None:
+    matrix = _with_patch_rows(tmp_path)
+    (line,) = _lines(matrix, _env("torch==2.99.0+cu126\n"))
+    assert line == (
+        "r.txt:1: EC201 warning: torch==2.99.0+cu126: the matrix does not list which"
+        " variants torch 2.99.0 was published for; not checked"
+    )
+    text = "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.99.0\n"
+    (line,) = _lines(matrix, _env(text))
+    assert line.startswith("r.txt:2: EC201 warning: torch==2.99.0:")
