@@ -53,7 +53,7 @@ def test_plan_json_contract() -> None:
         "gpu_names": ["GeForce RTX 5090"],
         "python": "3.12",
     }
-    assert data["picks"][0]["requirement"] == "torch==2.14.0"
+    assert data["picks"][0]["requirement"] == "torch==2.14.1"
     assert data["picks"][0]["variant"] == "cu130"
     assert data["decisions"][0]["subject"] == "target"
 
@@ -72,7 +72,7 @@ def test_plan_json_unsatisfiable_still_json() -> None:
 def test_plan_explain_cites_sources() -> None:
     code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--explain")
     assert code == 0
-    assert "# torch: torch 2.14.0 (cu130" in out
+    assert "# torch: torch 2.14.1 (cu130" in out
     assert "#   source: https://" in out
 
 
@@ -80,7 +80,7 @@ def test_plan_explain_cites_sources() -> None:
 def test_plan_formats(fmt: str) -> None:
     code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", fmt)
     assert code == 0
-    assert "2.14.0" in out
+    assert "2.14.1" in out
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_env_writes_then_refuses_to_overwrite(tmp_path: Path) -> None:
     import yaml
 
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert "pytorch=2.14.0=cuda*" in doc["dependencies"]
+    assert "pytorch=2.14.1=cuda*" in doc["dependencies"]
     path.write_text("mine", encoding="utf-8")
     code, _, err = run_cli("env", "torch", "-o", str(path), *NEW_MACHINE[:-2])
     assert code == 2
@@ -278,7 +278,7 @@ def test_install_conda_argvs(monkeypatch: pytest.MonkeyPatch) -> None:
             "conda-forge",
             "--override-channels",
             "cuda-version=13.0",
-            "pytorch=2.14.0=cuda*",
+            "pytorch=2.14.1=cuda*",
         ]
     ]
 
@@ -298,4 +298,5 @@ def test_plan_allow_cpu_on_macos() -> None:
         "plan", "torch==2.14.*", "--os", "macos", "--arch", "aarch64", "--allow-cpu"
     )
     assert code == 0
-    assert "pip install torch==2.14.0 --index-url https://download.pytorch.org/whl/cpu" in out
+    # 2.14.1's macOS arm64 wheel on PyPI is the CPU (MPS) build: no index needed
+    assert out.splitlines()[-1] == "pip install torch==2.14.1"

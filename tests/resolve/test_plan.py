@@ -12,6 +12,7 @@ TensorFlow/JAX/Keras cases use the fixture rows in tests/resolve/fixtures
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple, Optional
 
 import pytest
@@ -121,12 +122,12 @@ CASES = [
         machine("550.54.15", ADA, python="3.8"),
         {"torch": "2.4.1 cu121"},
     ),
-    # 13.0 runs natively on 580.65.06; cu130 has sm_80 and is the PyPI default (1949)
+    # 580.65.06 runs CUDA 13.2 through minor-version compat; 2.15.0 cu132 (sm_80, read from the wheel)
     Case(
         "580-a100-py313",
         ("torch",),
         machine("580.65.06", A100, python="3.13"),
-        {"torch": "2.14.0 cu130"},
+        {"torch": "2.15.0 cu132"},
     ),
     Case(
         "550-a100-py314",
@@ -161,7 +162,7 @@ CASES = [
         "580-b200-py314",
         ("torch",),
         machine("580.95.05", B200, python="3.14"),
-        {"torch": "2.14.0 cu130"},
+        {"torch": "2.15.0 cu132"},
     ),
     # Maxwell/Volta: cu130 starts at sm_75 (1949); cu126 keeps sm_50/sm_70 (1919)
     Case("580-maxwell", ("torch",), machine("580.65.06", MAXWELL), {"torch": "2.14.0 cu126"}),
@@ -186,14 +187,14 @@ CASES = [
         machine("580.65.06", ADA, python="3.7"),
         {"torch": "1.13.1 cu117"},
     ),
-    # 595.71.05 runs CUDA 13.2 natively; 2.14.0 cu130 (1949) is the PyPI default, cu132 isn't
-    Case("595-h100", ("torch",), machine("595.71.05", H100), {"torch": "2.14.0 cu130"}),
-    # aarch64 rows (1966, 1998) mark no PyPI default: both native, so the newer CUDA
+    # 595.71.05 runs CUDA 13.2 natively: 2.15.0 cu132, its PyPI default (archs read from the wheel)
+    Case("595-h100", ("torch",), machine("595.71.05", H100), {"torch": "2.15.0 cu132"}),
+    # aarch64: 2.15.0's PyPI aarch64 wheel is cu132 with sm_90 (torch.toml, read from the wheel)
     Case(
         "610-gh200-aarch64",
         ("torch",),
         machine("610.43.02", H100, arch="aarch64"),
-        {"torch": "2.14.0 cu132"},
+        {"torch": "2.15.0 cu132"},
     ),
     # torchaudio is recorded up to 2.11.0 (companion rows); on 550 both cu126 and cu128 run
     # through minor compat, neither is the PyPI default (cu130 is), so the newer CUDA
@@ -255,12 +256,13 @@ CASES = [
         {"torch": "2.3.1 cu118", "tensorflow": "2.14.0 cu118"},
         True,
     ),
-    # On 580 jax picks cuda13 first only if torch agrees: torch 2.14 cu130, jax 0.7.2 cuda13
+    # On 580 jax picks cuda13 first only if torch agrees: torch 2.15 cu132 (CUDA 13 through
+    # minor-version compatibility), jax 0.7.2 cuda13
     Case(
         "torch-jax-580",
         ("torch", "jax"),
         machine("580.65.06", H100, python="3.12"),
-        {"torch": "2.14.0 cu130", "jax": "0.7.2 cuda13"},
+        {"torch": "2.15.0 cu132", "jax": "0.7.2 cuda13"},
         True,
     ),
     Case(
@@ -435,8 +437,8 @@ def test_decisions_cite_sources(matrix: Any) -> None:
     result = plan(("torch",), machine("580.65.06", RTX5090), matrix)
     torch = [d for d in result.decisions if d.subject == "torch"]
     assert torch and torch[0].sources
-    assert (
-        "github.com/pytorch/pytorch" in torch[0].sources[0] or "pytorch.org" in torch[0].sources[0]
+    assert re.search(
+        r"github\.com/pytorch/pytorch|pytorch\.org|pypi\.org/project/torch/", torch[0].sources[0]
     )
 
 
