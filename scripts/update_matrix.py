@@ -130,9 +130,12 @@ def dist_for(framework: str, build: Build) -> Optional[tuple[str, Optional[str]]
         return ("torch", None) if build.pypi_default else None
     if framework == "tensorflow":
         return ("tensorflow", build.extra) if build.extra else None
-    if framework == "jax" and build.extra and build.extra.startswith("cuda"):
-        major = build.extra[len("cuda") :].split("-")[0]
-        return (f"jax-cuda{major}-plugin", "with-cuda")
+    if framework == "jax" and build.extra:
+        plugin = re.fullmatch(r"cuda(\d+)", build.extra)
+        if plugin:  # jax[cuda12]: the pins live in the plugin's with-cuda extra
+            return (f"jax-cuda{plugin.group(1)}-plugin", "with-cuda")
+        if build.extra.endswith("_pip"):  # jax[cuda12_pip] (find-links era): jax's own extra
+            return ("jax", build.extra)
     return None
 
 

@@ -314,3 +314,25 @@ def test_pep658_metadata_file_is_used_when_offered(
     )
     assert code == 0, out
     assert "no drift: 1 release(s) agree" in out
+
+
+def test_dist_for_knows_where_each_jax_scheme_keeps_its_pins(script: ModuleType) -> None:
+    from dataclasses import replace
+
+    from envcheck.matrix import load_matrix_from
+
+    base = next(
+        b
+        for b in load_matrix_from(ROOT / "matrices").framework_builds("jax")
+        if b.bundles_cuda and b.cuda is not None
+    )
+    expect = {
+        "cuda12": ("jax-cuda12-plugin", "with-cuda"),
+        "cuda13": ("jax-cuda13-plugin", "with-cuda"),
+        "cuda12_pip": ("jax", "cuda12_pip"),
+        "cuda11_pip": ("jax", "cuda11_pip"),
+        "cuda12_local": None,
+        "cuda11_cudnn82": None,
+    }
+    for extra, want in expect.items():
+        assert script.dist_for("jax", replace(base, extra=extra)) == want, extra
