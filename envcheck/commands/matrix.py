@@ -164,7 +164,7 @@ def render_tables(selected: Mapping[str, Mapping[str, list[dict[str, Any]]]], ob
                 columns = tuple(k for k in rows[0] if k not in ("source", "verified", "note"))
             sources: dict[str, int] = {}
             table = Table(
-                title=f"{title} ({len(rows)} rows)",
+                title=f"{title} ({len(rows)} row{'' if len(rows) == 1 else 's'})",
                 title_justify="left",
                 box=box.SIMPLE_HEAD,
                 pad_edge=False,
