@@ -292,9 +292,13 @@ def _framework_options(
         builds = native or builds
     options = []
     labels = [_option_label(b, v) for b, v in builds]
+    wants_gpu = _wants_cuda(spec, target)
     for build, version in builds:
         blockers = check_build(build, version, target, matrix)
         reasons = [Reason(ERROR, b.message, b.sources) for b in blockers]
+        unaccelerated = wants_gpu and build.cuda is None
+        if unaccelerated:
+            reasons.append(Reason(ERROR, _no_cuda_message(build), (build.origin.cite(),)))
         reasons += _positive_reasons(build, target, matrix)
         caveat_sources: tuple[str, ...] = (build.origin.cite(),)
         if build.cuda is not None and target.driver is not None:
@@ -312,7 +316,7 @@ def _framework_options(
             facts.append("CPU only")
         if build.cudnn:
             facts.append(f"cuDNN {build.cudnn}")
-        if build.bundles_cuda is not None:
+        if build.bundles_cuda is not None and build.cuda is not None:
             facts.append("bundles CUDA wheels" if build.bundles_cuda else "needs system CUDA/cuDNN")
         if build.index_url:
             facts.append(f"index {build.index_url}")
@@ -331,8 +335,24 @@ def _framework_options(
         label = _option_label(build, version)
         if labels.count(label) > 1 and build.platforms:
             label += f" for {', '.join(build.platforms)}"
-        options.append(Option(label, not blockers, tuple(reasons), build))
+        options.append(Option(label, not blockers and not unaccelerated, tuple(reasons), build))
     return options, []
+
+
+def _wants_cuda(spec: Spec, target: Target) -> bool:
+    """A target with an NVIDIA driver or GPU asks for CUDA acceleration, unless the
+    spec itself names a non-CUDA build (``+cpu``, ``+rocm6.2``, ``tensorflow-cpu``)."""
+    if not target.gpus and target.driver is None:
+        return False
+    if spec.variant is not None and not spec.variant.startswith("cu"):
+        return False
+    return not spec.package.endswith("-cpu")
+
+
+def _no_cuda_message(build: Build) -> str:
+    if build.variant.startswith("rocm"):
+        return f"{build.variant} build is for AMD GPUs: no CUDA acceleration on this NVIDIA target"
+    return "CPU-only build: it installs, but gives no GPU acceleration on this NVIDIA target"
 
 
 def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:

@@ -122,6 +122,34 @@ def test_why_tensorflow_after_2_10_has_no_native_windows_gpu() -> None:
     assert "no build for native Windows" in out
 
 
+def test_why_cpu_and_rocm_builds_do_not_count_on_an_nvidia_target() -> None:
+    # RTX 5090 (sm_120): no CUDA build of torch 2.5.1 has its kernels. The CPU and
+    # ROCm wheels install, but they are not GPU acceleration: the answer is "no".
+    code, out, _ = run_cli(
+        "matrix", "why", "torch==2.5.1", "--gpu", "NVIDIA GeForce RTX 5090", "--driver", "570.86"
+    )
+    assert code == 1, out
+    assert "torch==2.5.1: does NOT work" in out
+    assert "torch 2.5.1 (cpu): does not work" in out
+    assert "CPU-only build: it installs, but gives no GPU acceleration" in out
+    assert "rocm6.2 build is for AMD GPUs" in out
+    assert "needs system CUDA/cuDNN" not in out  # not said of CPU or ROCm builds
+
+
+def test_why_explicit_cpu_build_is_judged_as_asked() -> None:
+    code, out, _ = run_cli("matrix", "why", "torch==2.5.1+cpu", "--driver", "550.54.14")
+    assert code == 0, out
+    assert "no GPU acceleration" not in out
+
+
+def test_why_without_an_nvidia_target_a_cpu_build_works() -> None:
+    code, out, _ = run_cli("matrix", "why", "onnxruntime==1.20.0")
+    assert code == 0, out
+    code, out, _ = run_cli("matrix", "why", "onnxruntime==1.20.0", "--driver", "550.54.14")
+    assert code == 1, out
+    assert "CPU-only build" in out
+
+
 def test_why_unknown_release_exit_1() -> None:
     code, out, _ = run_cli("matrix", "why", "torch==0.0.1")
     assert code == 1
