@@ -58,13 +58,13 @@ CASES = [
     # (torch.toml:191, PyPI's default) is the newest cu101 build whose wheels were read:
     # sm_37/50/60/61/70/75. A build known to carry the GPU's kernels beats a newer unknown.
     Case("418-k80", ("torch",), machine("418.67", K80), {"torch": "1.4.0 cu101"}),
-    # torchaudio pairings start at torch 1.7 in the matrix, so asking for torchaudio
-    # leaves only 1.7.x/1.8.x cu101, whose architectures are unknown (a warning says so).
+    # The companions follow the torch pick: torchvision 0.5.0 and torchaudio 0.4.0 are
+    # the releases whose PyPI wheels pin torch 1.4.0 (torch.toml [[companion]] 1.4.0).
     Case(
         "418-k80-companions",
         ("torch", "torchvision", "torchaudio"),
         machine("418.67", K80),
-        {"torch": "1.8.1 cu101", "torchvision": "0.9.1 cu101", "torchaudio": "0.8.1 cu101"},
+        {"torch": "1.4.0 cu101", "torchvision": "0.5.0 cu101", "torchaudio": "0.4.0 cu101"},
     ),
     Case(
         "418-maxwell-py38",
