@@ -267,6 +267,8 @@ def _positive_reasons(build: Build, target: Target, matrix: Matrix) -> list[Reas
 def _framework_options(
     spec: Spec, target: Target, matrix: Matrix
 ) -> tuple[list[Option], list[Reason]]:
+    from dataclasses import replace
+
     from envcheck.resolve.constraints import build_caveats, check_build
 
     builds = _builds(matrix, spec)
@@ -294,17 +296,25 @@ def _framework_options(
     labels = [_option_label(b, v) for b, v in builds]
     wants_gpu = _wants_cuda(spec, target)
     for build, version in builds:
-        blockers = check_build(build, version, target, matrix)
+        # With no --os, a Windows-only build is judged against the Windows driver table.
+        on = target
+        if (
+            target.os is None
+            and build.platforms
+            and all(p.startswith("windows") for p in build.platforms)
+        ):
+            on = replace(target, os="windows")
+        blockers = check_build(build, version, on, matrix)
         reasons = [Reason(ERROR, b.message, b.sources) for b in blockers]
         unaccelerated = wants_gpu and build.cuda is None
         if unaccelerated:
             reasons.append(Reason(ERROR, _no_cuda_message(build), (build.origin.cite(),)))
-        reasons += _positive_reasons(build, target, matrix)
+        reasons += _positive_reasons(build, on, matrix)
         caveat_sources: tuple[str, ...] = (build.origin.cite(),)
-        if build.cuda is not None and target.driver is not None:
-            req = matrix.driver_requirement(build.cuda, target.driver_os)
+        if build.cuda is not None and on.driver is not None:
+            req = matrix.driver_requirement(build.cuda, on.driver_os)
             caveat_sources = tuple(o.cite() for o in req.origins) or caveat_sources
-        for caveat in build_caveats(build, target, matrix):
+        for caveat in build_caveats(build, on, matrix):
             sources = caveat_sources if "minor-version" in caveat else (build.origin.cite(),)
             reasons.append(Reason(WARNING, caveat, sources))
         facts = []

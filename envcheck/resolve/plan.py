@@ -270,6 +270,9 @@ def _candidates(
                 _version_key(version),
                 build.pypi_default is True,
                 build.cuda or (0, 0),
+                # Same build under two names (tensorflow and tensorflow-gpu 1.15):
+                # keep the one asked for.
+                build.package == request.name,
             )
             (cpu if build.cpu_only else gpu).append(_Candidate(version, build, key))
     gpu.sort(key=lambda c: c.key, reverse=True)
@@ -613,6 +616,9 @@ def _pick_decision(req: _Request, c: _Candidate, ok: Sequence[_Candidate]) -> De
         text += f"; served from {b.index_url}"
     if b.find_links:
         text += f"; wheels from the find-links page {b.find_links}"
+    if b.package != req.name:
+        # tensorflow==1.14 -> tensorflow-gpu, paddlepaddle -> paddlepaddle-gpu: say so.
+        text += f"; this build is the {b.package} distribution, not {req.name}"
     return Decision(req.framework, text, (b.origin.cite(),))
 
 

@@ -283,3 +283,19 @@ def test_release_with_unknown_index_variants_is_not_judged(tmp_path: Any) -> Non
     text = "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.99.0\n"
     (line,) = _lines(matrix, _env(text))
     assert line.startswith("r.txt:2: EC201 warning: torch==2.99.0:")
+
+
+def test_plain_tensorflow_1_x_is_cpu_only_for_a_gpu_target() -> None:
+    # The shipped matrix: tensorflow 1.14.0's plain wheel is the CPU build (tested build
+    # configurations, CPU table); the GPU build is tensorflow-gpu. From 1.15 plain
+    # tensorflow includes GPU support (RELEASE.md 1.15.0).
+    from pathlib import Path
+
+    from envcheck.matrix import load_matrix_from
+
+    shipped = load_matrix_from(Path(__file__).parents[2] / "matrices")
+    target = Target(os="linux", gpus=(ComputeCapability(7, 5),))
+    (line,) = _lines(shipped, _env("tensorflow==1.14.0\n"), target=target)
+    assert "EC106 tensorflow==1.14.0 selects no CUDA build" in line
+    assert _lines(shipped, _env("tensorflow-gpu==1.14.0\n"), target=target) == []
+    assert _lines(shipped, _env("tensorflow==1.15.0\n"), target=target) == []

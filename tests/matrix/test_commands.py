@@ -150,6 +150,29 @@ def test_why_without_an_nvidia_target_a_cpu_build_works() -> None:
     assert "CPU-only build" in out
 
 
+def test_why_windows_build_uses_the_windows_driver_table_when_os_is_not_given() -> None:
+    # CUDA 10.0 needs 410.48 on Linux, 411.31 on Windows: 410.48 is only enough for Linux.
+    code, out, _ = run_cli("matrix", "why", "tensorflow-gpu==1.14.0", "--driver", "410.48")
+    assert code == 0, out
+    assert "driver 410.48 >= 410.48, the minimum for CUDA 10.0 on linux" in out
+    assert "needs driver >= 411.31" in out
+    assert "minimum for CUDA 10.0 on linux" in out.split("for windows-x86_64")[0]
+
+
+def test_why_plain_tensorflow_1_14_is_cpu_only_on_a_gpu_machine() -> None:
+    code, out, _ = run_cli(
+        "matrix", "why", "tensorflow==1.14.0", "--driver", "418.67", "--python", "3.7"
+    )
+    assert code == 1, out
+    assert "tensorflow 1.14.0 (cpu)" in out
+    assert "CPU-only build" in out
+    code, out, _ = run_cli(
+        "matrix", "why", "tensorflow==1.15.0", "--driver", "418.67", "--python", "3.7"
+    )
+    assert code == 0, out  # from 1.15 the plain package includes GPU support
+    assert "tensorflow 1.15.0 (cu100)" in out
+
+
 def test_why_unknown_release_exit_1() -> None:
     code, out, _ = run_cli("matrix", "why", "torch==0.0.1")
     assert code == 1

@@ -447,6 +447,19 @@ def test_decisions_cite_sources(matrix: Any) -> None:
     )
 
 
+def test_a_gpu_build_under_another_name_is_said(matrix: Any) -> None:
+    # Plain tensorflow 1.14.0 is CPU-only; its GPU build is the tensorflow-gpu wheel.
+    result = plan(("tensorflow==1.14.0",), machine("418.67", K80, python="3.7"), matrix)
+    assert _got(result) == {"tensorflow-gpu": "1.14.0 cu100"}
+    (tf,) = [d for d in result.decisions if d.subject == "tensorflow"]
+    assert "this build is the tensorflow-gpu distribution, not tensorflow" in tf.text
+    # From 1.15 plain tensorflow has the same GPU build: keep the name asked for.
+    result = plan(("tensorflow==1.15.0",), machine("418.67", K80, python="3.7"), matrix)
+    assert _got(result) == {"tensorflow": "1.15.0 cu100"}
+    result = plan(("tensorflow-gpu==1.15.0",), machine("418.67", K80, python="3.7"), matrix)
+    assert _got(result) == {"tensorflow-gpu": "1.15.0 cu100"}
+
+
 def test_minor_compat_is_a_warning(matrix: Any) -> None:
     result = plan(("torch",), machine("535.104.05", T4), matrix)
     assert any("minor-version compatibility" in w for w in result.warnings)
