@@ -22,12 +22,14 @@ carries the same trust as the home directory itself.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import zlib
 from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -91,11 +93,18 @@ def read_cache(path: Path, key: str) -> Optional[Matrix]:
 
     from envcheck.matrix import Matrix
 
+    # Unpickling allocates some ten thousand objects and none of them is garbage:
+    # the cyclic collector's passes meanwhile cost ~15% of the load.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         with path.open("rb") as fh:
             stored = pickle.load(fh)
     except Exception:  # noqa: BLE001 - missing, truncated, foreign or stale: re-parse
         return None
+    finally:
+        if collecting:
+            gc.enable()
     if (
         not isinstance(stored, tuple)
         or len(stored) != 2
@@ -112,15 +121,42 @@ def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
 
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        # Pickle a private copy in which equal values are one object, so the file
+        # stores (and a load rebuilds) each string and version once.
+        copy = pickle.loads(pickle.dumps(matrix, protocol=pickle.HIGHEST_PROTOCOL))
+        copy = _share_equal_values(copy, {})
         path.parent.mkdir(parents=True, exist_ok=True)
         with tmp.open("wb") as fh:
-            pickle.dump((key, matrix), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, copy), fh, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
     except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
         with contextlib.suppress(OSError):
             tmp.unlink()
         return False
     return True
+
+
+def _share_equal_values(obj: Any, canon: dict[Any, Any]) -> Any:
+    """``obj`` with equal immutable values (strings, versions, tuples of them)
+    replaced by one shared instance. Mutates the frozen rows of ``obj`` in place:
+    only for the private copy ``write_cache`` pickles."""
+    if is_dataclass(obj) and not isinstance(obj, type):
+        for f in fields(obj):
+            value = getattr(obj, f.name)
+            shared = _share_equal_values(value, canon)
+            if shared is not value:
+                object.__setattr__(obj, f.name, shared)
+        return obj
+    if isinstance(obj, dict):
+        return {
+            _share_equal_values(k, canon): _share_equal_values(v, canon) for k, v in obj.items()
+        }
+    if type(obj) is tuple:
+        obj = tuple(_share_equal_values(item, canon) for item in obj)
+    try:
+        return canon.setdefault((type(obj), obj), obj)
+    except TypeError:  # unhashable: kept as it is
+        return obj
 
 
 def load_compiled(directory: Path, env: Optional[Mapping[str, str]] = None) -> Matrix:

@@ -175,7 +175,12 @@ class RowReader:
 def _table_lines(text: str, table: str) -> list[int]:
     """Line numbers of each ``[[table]]`` header, in order."""
     pattern = re.compile(r"^[ \t]*\[\[[ \t]*" + re.escape(table) + r"[ \t]*\]\]", re.MULTILINE)
-    return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
+    lines, line, pos = [], 1, 0
+    for m in pattern.finditer(text):  # count on from the previous header, not from 0
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        lines.append(line)
+    return lines
 
 
 def _rows(

@@ -142,3 +142,18 @@ def test_key_covers_versions_and_files(matrix_dir: Path) -> None:
     assert sys.version in key
     assert "cuda_driver " in key
     assert str(matrix_dir.resolve()) in key
+
+
+def test_the_cache_stores_equal_values_once_and_loads_an_equal_matrix(matrix_dir: Path) -> None:
+    import gc
+
+    first = mcache.load_compiled(matrix_dir)  # parsed, then written
+    rows = first.cudnn_releases
+    sources = {r.origin.source for r in rows}
+    assert len(sources) < len(rows)  # several rows cite one support matrix
+    assert len({id(r.origin.source) for r in rows}) == len(rows)  # parsed: one object each
+    second = mcache.load_compiled(matrix_dir)  # read back
+    assert second == first
+    # Read from the cache, rows share one object per distinct value.
+    assert len({id(r.origin.source) for r in second.cudnn_releases}) == len(sources)
+    assert gc.isenabled()
