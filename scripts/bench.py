@@ -52,6 +52,14 @@ def main() -> int:
         "envcheck detect --json": [py, "-m", "envcheck", "detect", "--json"],
         "envcheck doctor --json": [py, "-m", "envcheck", "doctor", "--json"],
     }
+    for name, argv in commands.items():
+        # A command that fails at once ("No module named click") would be timed as fast.
+        # Python exits 1 on a traceback too; only the doctor may exit 1 (errors found).
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+        if done.returncode != 0 and not ("doctor" in name and done.returncode == 1):
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            print(f"bench.py: {' '.join(argv[1:])} failed under {py}: {last}")
+            return 2
     probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
     has_torch = subprocess.run([py, "-c", probe], check=False, timeout=60).returncode == 0
     if has_torch:
