@@ -86,10 +86,15 @@ class Matrix:
 
     def cuda_release(self, cuda: CudaVersion) -> Optional[CudaRelease]:
         """The first (GA) release row of a CUDA major.minor; None when unknown."""
-        rows = [r for r in self.cuda_releases if r.cuda == cuda]
-        if not rows:
-            return None
-        return min(rows, key=lambda r: _version_key(r.version))
+        return self._first_releases.get(cuda)
+
+    @functools.cached_property
+    def _first_releases(self) -> dict[CudaVersion, CudaRelease]:
+        # The resolver asks this for every candidate build: index it once.
+        first: dict[CudaVersion, CudaRelease] = {}
+        for row in sorted(self.cuda_releases, key=lambda r: _version_key(r.version)):
+            first.setdefault(row.cuda, row)
+        return first
 
     def minor_compat_for(self, major: int) -> Optional[MinorCompat]:
         for row in self.minor_compat:
@@ -301,6 +306,7 @@ _PRE_RANK = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def _version_key(text: str) -> tuple[int, ...]:
     """An ordering key for version strings: ``3.0.0b2`` < ``3.0.0`` < ``3.0.0.post1``;
     ``2.5`` == ``2.5.0``; a ``+local`` label is ignored."""
