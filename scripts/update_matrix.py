@@ -264,6 +264,7 @@ def find_drift(
     simple: Optional[str] = None,
 ) -> list[Drift]:
     out: list[Drift] = []
+    unread: set[tuple[str, str]] = set()
     for framework in frameworks:
         for build in matrix.framework_builds(framework):
             target = dist_for(framework, build)
@@ -277,8 +278,12 @@ def find_drift(
                 _CHECKED.append(requires is not None)
                 url = f"{base.rstrip('/')}/{name}/{version}/json"
                 if requires is None:
-                    if log:
-                        log(f"{name} {version}: not on the index ({url})")
+                    if log and (name, version) not in unread:
+                        # Also an sdist-only release: its pins are in no file we can read.
+                        log(
+                            f"{name} {version}: no JSON page and no wheel on the index; not checked ({url})"
+                        )
+                    unread.add((name, version))
                     continue
                 pins = parse_pins(requires, extra)
                 cuda = None if build.cuda is None else str(build.cuda)

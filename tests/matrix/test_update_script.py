@@ -182,7 +182,7 @@ def test_release_missing_from_the_index_is_logged_not_fatal(
         "tensorflow",
     )
     assert code == 2
-    assert "tensorflow 2.15.0: not on the index" in err
+    assert "tensorflow 2.15.0: no JSON page and no wheel on the index; not checked" in err
     assert "nothing checked: 1 release(s) not found on the index" in out
 
 
