@@ -38,6 +38,7 @@ import email.parser
 import io
 import re
 import sys
+import tarfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -142,7 +143,8 @@ def dist_for(framework: str, build: Build) -> Optional[tuple[str, Optional[str]]
 def fetch_requires(
     session: Any, base: str, name: str, version: str, simple: Optional[str] = None
 ) -> Optional[list[str]]:
-    """Requires-Dist of one release: the JSON API, else one wheel's METADATA."""
+    """Requires-Dist of one release: the JSON API, else one wheel's METADATA, else
+    the sdist's PKG-INFO or requires.txt."""
     url = f"{base.rstrip('/')}/{name}/{version}/json"
     response = session.get(url, timeout=TIMEOUT)
     if response.status_code == 404:
@@ -165,6 +167,61 @@ def pick_wheel(files: Iterable[Mapping[str, Any]], name: str, version: str) -> O
     linux = [f for f in wheels if "linux" in f["filename"] and "x86_64" in f["filename"]]
     found = linux or wheels
     return found[0] if found else None
+
+
+def pick_sdist(files: Iterable[Mapping[str, Any]], name: str, version: str) -> Optional[Any]:
+    """The release's .tar.gz sdist from a PEP 691 file list (pure)."""
+    wanted = f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}.tar.gz"
+    for f in files:
+        filename = str(f.get("filename", ""))
+        if re.sub(r"[-_.]+(?=.*-)", "_", filename.lower()) == wanted and not f.get("yanked"):
+            return f
+    return None
+
+
+def requires_txt(text: str) -> list[str]:
+    """Requires-Dist strings from an egg-info ``requires.txt`` (pure): the lines
+    under ``[extra]`` or ``[extra:marker]`` belong to that extra."""
+    out: list[str] = []
+    conditions: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            extra, _, marker = line[1:-1].partition(":")
+            conditions = [f'extra == "{extra}"'] if extra else []
+            conditions += [f"({marker})"] if marker else []
+            continue
+        out.append(line + ("; " + " and ".join(conditions) if conditions else ""))
+    return out
+
+
+def sdist_requires(session: Any, sdist: Mapping[str, Any]) -> Optional[list[str]]:
+    """Requires-Dist of an sdist-only release: its PKG-INFO, else its egg-info
+    ``requires.txt`` (older setuptools left them out of PKG-INFO)."""
+    size = int(sdist.get("size") or 0)
+    if size > _MAX_FETCH:
+        raise OSError(f"{sdist['url']}: sdist of {size} bytes is over {_MAX_FETCH}")
+    response = session.get(sdist["url"], timeout=TIMEOUT)
+    response.raise_for_status()
+    if len(response.content) > _MAX_FETCH:
+        raise OSError(f"{sdist['url']}: more than {_MAX_FETCH} bytes")
+    with tarfile.open(fileobj=io.BytesIO(response.content), mode="r:gz") as archive:
+        members = {m.name: m for m in archive.getmembers() if m.isfile()}
+
+        def text(path: str) -> str:
+            handle = archive.extractfile(members[path])
+            return "" if handle is None else handle.read().decode("utf-8", "replace")
+
+        pkg_info = [n for n in members if re.fullmatch(r"[^/]+/PKG-INFO", n)]
+        found = metadata_requires(text(pkg_info[0])) if pkg_info else []
+        if found:
+            return found
+        egg = [n for n in members if re.fullmatch(r"[^/]+/[^/]+\.egg-info/requires\.txt", n)]
+        if egg:
+            return requires_txt(text(egg[0]))
+        return found if pkg_info else None
 
 
 def metadata_requires(text: str) -> list[str]:
@@ -231,7 +288,8 @@ class RangeFile(io.RawIOBase):
 
 
 def wheel_requires(session: Any, simple: str, name: str, version: str) -> Optional[list[str]]:
-    """Requires-Dist read from one wheel of the release; None when it has no wheel."""
+    """Requires-Dist read from one wheel of the release, else from its sdist; None
+    when it has neither."""
     index = f"{simple.rstrip('/')}/{name}/"
     if index not in _SIMPLE_PAGES:
         response = session.get(index, headers={"Accept": _SIMPLE_JSON}, timeout=TIMEOUT)
@@ -241,7 +299,8 @@ def wheel_requires(session: Any, simple: str, name: str, version: str) -> Option
         _SIMPLE_PAGES[index] = response.json().get("files") or []
     wheel = pick_wheel(_SIMPLE_PAGES[index], name, version)
     if wheel is None:
-        return None
+        sdist = pick_sdist(_SIMPLE_PAGES[index], name, version)
+        return None if sdist is None else sdist_requires(session, sdist)
     if wheel.get("core-metadata") or wheel.get("data-dist-info-metadata"):
         meta = session.get(wheel["url"] + ".metadata", timeout=TIMEOUT)
         if meta.status_code == 200:
@@ -279,10 +338,7 @@ def find_drift(
                 url = f"{base.rstrip('/')}/{name}/{version}/json"
                 if requires is None:
                     if log and (name, version) not in unread:
-                        # Also an sdist-only release: its pins are in no file we can read.
-                        log(
-                            f"{name} {version}: no JSON page and no wheel on the index; not checked ({url})"
-                        )
+                        log(f"{name} {version}: no JSON page, wheel or sdist; not checked ({url})")
                     unread.add((name, version))
                     continue
                 pins = parse_pins(requires, extra)

@@ -182,7 +182,7 @@ def test_release_missing_from_the_index_is_logged_not_fatal(
         "tensorflow",
     )
     assert code == 2
-    assert "tensorflow 2.15.0: no JSON page and no wheel on the index; not checked" in err
+    assert "tensorflow 2.15.0: no JSON page, wheel or sdist; not checked" in err
     assert "nothing checked: 1 release(s) not found on the index" in out
 
 
@@ -336,3 +336,81 @@ def test_dist_for_knows_where_each_jax_scheme_keeps_its_pins(script: ModuleType)
     }
     for extra, want in expect.items():
         assert script.dist_for("jax", replace(base, extra=extra)) == want, extra
+
+
+def test_requires_txt_puts_section_lines_under_their_extra(script: ModuleType) -> None:
+    text = "numpy>=1.21\n\n[cuda12_pip]\njaxlib==0.4.7+cuda12.cudnn88\nnvidia-cudnn-cu12>=8.9\n"
+    text += "[tpu:python_version >= '3.9']\nlibtpu-nightly\n"
+    assert script.requires_txt(text) == [
+        "numpy>=1.21",
+        'jaxlib==0.4.7+cuda12.cudnn88; extra == "cuda12_pip"',
+        'nvidia-cudnn-cu12>=8.9; extra == "cuda12_pip"',
+        "libtpu-nightly; extra == \"tpu\" and (python_version >= '3.9')",
+    ]
+    pins = script.parse_pins(script.requires_txt(text), "cuda12_pip")
+    assert pins.cudnn == "8.9"
+
+
+def test_pick_sdist_matches_the_release_only(script: ModuleType) -> None:
+    files = [
+        {"filename": "jax-0.4.8-py3-none-any.whl"},
+        {"filename": "jax-0.4.80.tar.gz"},
+        {"filename": "jax-0.4.8.tar.gz"},
+    ]
+    assert script.pick_sdist(files, "jax", "0.4.8")["filename"] == "jax-0.4.8.tar.gz"
+    assert script.pick_sdist(files, "jax", "0.4.9") is None
+
+
+def _sdist(top: str, requires_txt: str) -> bytes:
+    """A real .tar.gz whose PKG-INFO has no Requires-Dist (old setuptools)."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for path, text in (
+            (f"{top}/PKG-INFO", "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1\n"),
+            (f"{top}/torch.egg-info/requires.txt", requires_txt),
+        ):
+            data = text.encode()
+            info = tarfile.TarInfo(path)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+@pytest.mark.network
+def test_an_sdist_only_release_is_read_from_its_requires_txt(
+    script: ModuleType, matrix_dir: Path, httpserver: Any
+) -> None:
+    files = []
+    for version in ("2.5.0", "2.5.1"):
+        httpserver.expect_request(f"/pypi/torch/{version}/json").respond_with_data("", status=404)
+        blob = _sdist(
+            f"torch-{version}",
+            'filelock\n\n[:platform_system == "Linux"]\nnvidia-cuda-runtime-cu12==12.1.105\n'
+            "nvidia-cudnn-cu12==9.1.0.70\n",
+        )
+        path = f"/files/torch-{version}.tar.gz"
+        httpserver.expect_request(path).respond_with_data(blob)
+        files.append(
+            {
+                "filename": f"torch-{version}.tar.gz",
+                "url": httpserver.url_for(path),
+                "size": len(blob),
+            }
+        )
+    httpserver.expect_request("/simple/torch/").respond_with_json({"files": files})
+    code, out, err = run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        str(httpserver.url_for("/pypi")),
+        "--simple-url",
+        str(httpserver.url_for("/simple")),
+        "--framework",
+        "torch",
+    )
+    assert code == 1, out + err
+    assert '-cuda = "12.4"' in out and '+cuda = "12.1"' in out
