@@ -4,7 +4,7 @@ Every expected pick is read off the data rows, cited as ``torch.toml:LINE`` (the
 row's ``source`` is the PyTorch page or issue named there) and, for drivers,
 ``cuda_driver.toml`` minimums (NVIDIA CUDA toolkit release notes, table 3):
 CUDA 10.1 needs 418.39, 11.x minor compat 450.80.02 (Windows 452.39), 12.x minor
-compat 525.60.13 (Windows 527.41), 12.4 550.54.14, 12.6 560.28.03, 12.8 570.26,
+compat 525.60.13 (Windows 528.33), 12.4 550.54.14, 12.6 560.28.03, 12.8 570.26,
 12.9 575.51.03, 13.0 580.65.06, 13.2 595.45.04; Windows 12.8 570.65, 12.9 576.02.
 TensorFlow/JAX/Keras cases use the fixture rows in tests/resolve/fixtures
 (tensorflow.org tested build configurations).
