@@ -206,6 +206,16 @@ def _component(
     selected, via = _select_index(pin, env, pairs, builds, problems)
     if not selected:
         return None
+    if all(b.withdrawn for _, b in selected):
+        gone = sorted({v for v, _ in selected}, key=_vkey)
+        problems.append(
+            Problem(
+                pin.location,
+                INDEX_LACKS_VERSION,
+                f"{pin.text}: {framework} {_span(gone)} is gone from the index that served it;"
+                " pip cannot install it now",
+            )
+        )
     if target.platform is not None:
         on_platform = [
             (v, b) for v, b in selected if not b.platforms or target.platform in b.platforms

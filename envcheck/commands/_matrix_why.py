@@ -333,6 +333,15 @@ def _framework_options(
         if build.find_links:
             facts.append(f"find-links {build.find_links}")
         reasons.insert(0, Reason(INFO, "; ".join(facts), (build.origin.cite(),)))
+        if build.withdrawn:
+            reasons.append(
+                Reason(
+                    WARNING,
+                    "its files are no longer on the index that served them: an installed copy"
+                    " works as judged here, but pip cannot install it now",
+                    (build.origin.cite(),),
+                )
+            )
         if not build.origin.verified:
             reasons.append(
                 Reason(

@@ -171,13 +171,14 @@ def render_tables(selected: Mapping[str, Mapping[str, list[dict[str, Any]]]], ob
             )
             for c in columns:
                 table.add_column(c, overflow="fold")
-            table.add_column("verified")
+            table.add_column("verified", no_wrap=True)
             table.add_column("src", justify="right")
             for row in rows:
                 n = sources.setdefault(row["source"], len(sources) + 1)
                 table.add_row(
                     *(_row_cell(row, c) for c in columns),
-                    "yes" if row["verified"] else "UNVERIFIED",
+                    ("yes" if row["verified"] else "UNVERIFIED")
+                    + ("\nWITHDRAWN" if row.get("withdrawn") else ""),
                     str(n),
                 )
             console.print(table)

@@ -431,6 +431,7 @@ def read_framework(
                 pypi_default=r.boolean("pypi_default"),
                 origin=r.origin(),
                 find_links=r.url("find_links"),
+                withdrawn=r.boolean("withdrawn") is True,
             )
 
         def companion(r: RowReader) -> Companion:

@@ -137,6 +137,9 @@ class Build:
     origin: Origin
     find_links: Optional[str] = None
     """A pip ``--find-links`` page that serves the build (old jaxlib CUDA wheels)."""
+    withdrawn: bool = False
+    """Its files are gone from the index that served them: pip cannot install it now,
+    but an environment may still have it installed."""
 
     @property
     def cpu_only(self) -> bool:

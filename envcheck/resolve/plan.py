@@ -261,6 +261,8 @@ def _candidates(
     for build in matrix.framework_builds(request.framework):
         if build.variant.startswith("rocm"):
             continue  # envcheck plans for NVIDIA GPUs
+        if build.withdrawn:
+            continue  # its files are gone from the index: a plan could not be installed
         if request.name.startswith("cupy-cuda") and build.package != request.name:
             continue
         for version in build.versions:
@@ -707,6 +709,24 @@ def _explain_block(
                 NO_RELEASE,
                 f"every {fw} release matching {spec} is CPU-only",
                 "accept a CPU build (envcheck plan --allow-cpu), or relax the specifier",
+            )
+        withdrawn = sorted(
+            {
+                v
+                for b in matrix.framework_builds(fw)
+                if b.withdrawn
+                for v in b.versions
+                if _matches(req.requirement, v)
+            },
+            key=_version_key,
+        )
+        if withdrawn:
+            return Unsatisfiable(
+                fw,
+                NO_RELEASE,
+                f"every {fw} release matching {spec} ({withdrawn[0]} to {withdrawn[-1]}) is"
+                " gone from the index that served it: pip cannot install it now",
+                "relax the specifier to a release still published",
             )
         return Unsatisfiable(
             fw,

@@ -299,3 +299,14 @@ def test_plain_tensorflow_1_x_is_cpu_only_for_a_gpu_target() -> None:
     assert "EC106 tensorflow==1.14.0 selects no CUDA build" in line
     assert _lines(shipped, _env("tensorflow-gpu==1.14.0\n"), target=target) == []
     assert _lines(shipped, _env("tensorflow==1.15.0\n"), target=target) == []
+
+
+def test_a_withdrawn_release_cannot_be_installed() -> None:
+    from pathlib import Path
+
+    from envcheck.matrix import load_matrix_from
+
+    shipped = load_matrix_from(Path(__file__).parents[2] / "matrices")
+    (line,) = _lines(shipped, _env("onnxruntime-gpu==1.8.0\n"))
+    assert "EC103 onnxruntime-gpu==1.8.0: onnxruntime 1.8.0 is gone from the index" in line
+    assert _lines(shipped, _env("onnxruntime-gpu>=1.8\n")) == []

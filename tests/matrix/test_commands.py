@@ -238,3 +238,15 @@ def test_export_schema_rejects_a_missing_source() -> None:
     del doc["domains"]["gpus"]["gpu"][0]["source"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(get_schema("matrix-1")).validate(doc)
+
+
+def test_why_says_a_withdrawn_release_cannot_be_installed() -> None:
+    code, out, _ = run_cli("matrix", "why", "onnxruntime-gpu==1.8.0", "--driver", "460.32.03")
+    assert code == 0, out  # an installed copy works on this driver
+    assert "pip cannot install it now" in out
+
+
+def test_show_marks_withdrawn_rows() -> None:
+    code, out, _ = run_cli("matrix", "show", "onnxruntime", "--version", "1.8")
+    assert code == 0
+    assert "WITHDRAWN" in out

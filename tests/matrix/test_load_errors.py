@@ -213,3 +213,30 @@ def test_cli_reports_bad_matrix_as_one_line(tmp_path: Path) -> None:
     assert err.strip().count("\n") == 0
     assert "cuda_driver.toml:11: duplicate CUDA release 12.4.0" in err
     assert "Traceback" not in err
+
+
+def test_withdrawn_is_a_boolean_and_defaults_to_false(tmp_path: Path) -> None:
+    build = """
+[[build]]
+versions = ["1.8.0"]
+variant = "cu110"
+package = "onnxruntime-gpu"
+cuda = "11.0"
+platforms = ["linux-x86_64"]
+withdrawn = "yes"
+source = "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html"
+verified = true
+"""
+    err = load(tmp_path, cuda_driver=HEADER + RELEASE, onnxruntime=HEADER + build)
+    assert (Path(err.path or "").name, err.line) == ("onnxruntime.toml", 4)
+    assert "field 'withdrawn': expected true or false" in err.message
+    (tmp_path / "onnxruntime.toml").write_text(
+        HEADER + build.replace('withdrawn = "yes"', "withdrawn = true"), encoding="utf-8"
+    )
+    (b,) = load_matrix_from(tmp_path).framework_builds("onnxruntime")
+    assert b.withdrawn is True
+    (tmp_path / "onnxruntime.toml").write_text(
+        HEADER + build.replace('withdrawn = "yes"\n', ""), encoding="utf-8"
+    )
+    (b,) = load_matrix_from(tmp_path).framework_builds("onnxruntime")
+    assert b.withdrawn is False

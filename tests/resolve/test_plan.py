@@ -517,3 +517,14 @@ def test_allow_cpu_is_a_fallback_not_a_preference(matrix: Any) -> None:
     result = plan(("torch>=2",), machine("418.67", K80), matrix, allow_cpu=True)
     # 2.15.0 has no Linux CPU row (only its Windows/macOS CPU wheels are confirmed)
     assert _got(result) == {"torch": "2.14.0 cpu"}
+
+
+def test_withdrawn_releases_are_never_planned(matrix: Any) -> None:
+    # onnxruntime-gpu before 1.11 is gone from PyPI (onnxruntime.toml, withdrawn rows).
+    # Driver 440 (CUDA 10.2) was served by 1.5/1.6 cu102 once; now the answer is a driver.
+    result = plan(("onnxruntime-gpu",), machine("440.33", T4), matrix)
+    assert result.unsatisfiable is not None
+    assert result.unsatisfiable.constraint == "driver"
+    result = plan(("onnxruntime-gpu<1.11",), machine("470.57.02", T4), matrix)
+    assert result.unsatisfiable is not None
+    assert "(1.0.0 to 1.10.0) is gone from the index" in result.unsatisfiable.message
