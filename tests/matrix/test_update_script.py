@@ -101,6 +101,23 @@ def run(script: ModuleType, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def run_local(
+    script: ModuleType, matrix_dir: Path, httpserver: Any, framework: str
+) -> tuple[int, str, str]:
+    """The script against the local server's JSON API and simple index."""
+    return run(
+        script,
+        "--matrix",
+        str(matrix_dir),
+        "--pypi-url",
+        str(httpserver.url_for("/pypi")),
+        "--simple-url",
+        str(httpserver.url_for("/simple")),
+        "--framework",
+        framework,
+    )
+
+
 def test_parse_pins_reads_runtime_and_cudnn(script: ModuleType) -> None:
     pins = script.parse_pins(
         [
@@ -170,17 +187,7 @@ def test_release_missing_from_the_index_is_logged_not_fatal(
 ) -> None:
     httpserver.expect_request("/pypi/tensorflow/2.15.0/json").respond_with_data("", status=404)
     httpserver.expect_request("/simple/tensorflow/").respond_with_data("", status=404)
-    code, out, err = run(
-        script,
-        "--matrix",
-        str(matrix_dir),
-        "--pypi-url",
-        str(httpserver.url_for("/pypi")),
-        "--simple-url",
-        str(httpserver.url_for("/simple")),
-        "--framework",
-        "tensorflow",
-    )
+    code, out, err = run_local(script, matrix_dir, httpserver, "tensorflow")
     assert code == 2
     assert "tensorflow 2.15.0: no JSON page, wheel or sdist; not checked" in err
     assert "nothing checked: 1 release(s) not found on the index" in out
@@ -263,17 +270,7 @@ def test_missing_json_page_falls_back_to_the_wheel_metadata_by_range(
     seen: list[str] = []
     for v in ("2.5.0", "2.5.1"):
         _serve_ranges(httpserver, f"/files/torch-{v}.whl", blob, seen)
-    code, out, _ = run(
-        script,
-        "--matrix",
-        str(matrix_dir),
-        "--pypi-url",
-        str(httpserver.url_for("/pypi")),
-        "--simple-url",
-        str(httpserver.url_for("/simple")),
-        "--framework",
-        "torch",
-    )
+    code, out, _ = run_local(script, matrix_dir, httpserver, "torch")
     assert code == 1
     assert "torch 2.5.0 (cu124) cudnn: matrix 9.0, index 9.1" in out
     assert "torch 2.5.1 (cu124) cudnn: matrix 9.0, index 9.1" in out
@@ -301,17 +298,7 @@ def test_pep658_metadata_file_is_used_when_offered(
     ]
     httpserver.expect_request("/simple/tensorflow/").respond_with_json({"files": files})
     httpserver.expect_request(wheel + ".metadata").respond_with_data(meta)
-    code, out, _ = run(
-        script,
-        "--matrix",
-        str(matrix_dir),
-        "--pypi-url",
-        str(httpserver.url_for("/pypi")),
-        "--simple-url",
-        str(httpserver.url_for("/simple")),
-        "--framework",
-        "tensorflow",
-    )
+    code, out, _ = run_local(script, matrix_dir, httpserver, "tensorflow")
     assert code == 0, out
     assert "no drift: 1 release(s) agree" in out
 
@@ -401,16 +388,6 @@ def test_an_sdist_only_release_is_read_from_its_requires_txt(
             }
         )
     httpserver.expect_request("/simple/torch/").respond_with_json({"files": files})
-    code, out, err = run(
-        script,
-        "--matrix",
-        str(matrix_dir),
-        "--pypi-url",
-        str(httpserver.url_for("/pypi")),
-        "--simple-url",
-        str(httpserver.url_for("/simple")),
-        "--framework",
-        "torch",
-    )
+    code, out, err = run_local(script, matrix_dir, httpserver, "torch")
     assert code == 1, out + err
     assert '-cuda = "12.4"' in out and '+cuda = "12.1"' in out
