@@ -389,11 +389,18 @@ def _cudnn_options(
         cite = row.origin.cite()
         reasons: list[Reason] = []
         span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}" + (
-            f" to {row.cuda_max}" if row.cuda_max else f" and later {row.cuda_major}.x"
+            ""
+            if row.cuda_max is not None and row.cuda_max == row.cuda_min
+            else f" to {row.cuda_max}"
+            if row.cuda_max
+            else f" and later {row.cuda_major}.x"
         )
         reasons.append(Reason(INFO, f"built for {span}", (cite,)))
         if cuda is not None:
             if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
+                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
+            elif row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11:
+                # Minor-version compatibility starts with CUDA 11.
                 reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
             elif row.cuda_max is not None and cuda > row.cuda_max:
                 reasons.append(
@@ -456,9 +463,10 @@ def _cudnn_options(
                 )
             )
         works = not any(r.level == ERROR for r in reasons)
-        options.append(
-            Option(f"cuDNN {row.version} for CUDA {row.cuda_major}", works, tuple(reasons))
-        )
+        # Old releases have one row per CUDA minor (each with its own driver).
+        twins = sum(1 for r in rows if (r.version, r.cuda_major) == (row.version, row.cuda_major))
+        label = f"cuDNN {row.version} for " + (span if twins > 1 else f"CUDA {row.cuda_major}")
+        options.append(Option(label, works, tuple(reasons)))
     return options, []
 
 

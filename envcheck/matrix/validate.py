@@ -41,9 +41,9 @@ def check_invariants(matrix: Matrix) -> None:
             _fail(g.origin, f"GPU {g.name}: unknown architecture {g.architecture!r}")
     for c in matrix.cudnn_releases:
         unique(
-            ("cudnn", c.version, c.cuda_major),
+            ("cudnn", c.version, c.cuda_major, c.cuda_min),
             c.origin,
-            f"cuDNN {c.version} for CUDA {c.cuda_major}",
+            f"cuDNN {c.version} for CUDA {c.cuda_min or c.cuda_major}",
         )
     for b in matrix.driver_branches:
         unique(("branch", b.branch), b.origin, f"driver branch {b.branch}")
