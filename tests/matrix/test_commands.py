@@ -250,3 +250,13 @@ def test_show_marks_withdrawn_rows() -> None:
     code, out, _ = run_cli("matrix", "show", "onnxruntime", "--version", "1.8")
     assert code == 0
     assert "WITHDRAWN" in out
+
+
+def test_why_cudnn_has_no_minor_version_compatibility_before_cuda_11() -> None:
+    # cuDNN 7.6.5 was built for CUDA 9.0 and 9.2 (9.1 "Not Supported"); nothing carries
+    # a 9.0 build over to 9.1. From CUDA 11 a newer minor is only a warning.
+    code, out, _ = run_cli("matrix", "why", "cudnn==7.6.5", "cuda==9.1")
+    assert code == 1, out
+    assert "FAIL CUDA 9.1 is outside CUDA 9.0" in out
+    code, out, _ = run_cli("matrix", "why", "cudnn==8.9.5", "cuda==11.8")
+    assert code == 0, out

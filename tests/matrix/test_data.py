@@ -287,3 +287,34 @@ def test_every_framework_cudnn_has_a_cudnn_row_for_its_cuda_major(shipped: Matri
         }
     )
     assert missing == []
+
+
+def test_cudnn_7_does_not_claim_cuda_9_1(shipped: Matrix) -> None:
+    # cuDNN 7.5.1-7.6.5 matrices: CUDA 9.0.176 (r384.111) and 9.2 (r396.26); 9.1 "Not Supported".
+    # 7.3.1-7.5.0: NVIDIA's download listings have 9.0 and 9.2 builds only. (7.1.4 and 7.2.1
+    # are unread rows that still span 9.0-9.2.)
+    from envcheck.model.versions import CudaVersion
+
+    on_91 = {r.version for r in shipped.cudnn_for_cuda(CudaVersion(9, 1))}
+    assert on_91 == {"7.1.4", "7.2.1"}
+    assert all(not r.origin.verified for r in shipped.cudnn_for_cuda(CudaVersion(9, 1)))
+    (row,) = [r for r in shipped.cudnn_for_cuda(CudaVersion(9, 2)) if r.version == "7.6.5"]
+    assert row.linux_min_driver is not None and row.linux_min_driver.raw == "396.26"
+    # 7.6.4 has no CUDA 10.2 build (NVIDIA's 7.6.4 matrix starts at 10.1.243).
+    assert "7.6.4" not in {r.version for r in shipped.cudnn_for_cuda(CudaVersion(10, 2))}
+
+
+def test_cudnn_blackwell_needs_the_cuda_12_8_build(shipped: Matrix) -> None:
+    from envcheck.model.versions import CudaVersion, parse_compute_capability
+
+    sm120 = parse_compute_capability("12.0")
+    for cuda, want in ((CudaVersion(12, 4), False), (CudaVersion(12, 8), True)):
+        rows = [r for r in shipped.cudnn_for_cuda(cuda) if r.version == "9.10.2"]
+        assert any(sm120 in r.compute_capabilities for r in rows) is want, cuda
+
+
+def test_rtx_3050_a_laptop_is_not_the_ampere_3050(shipped: Matrix) -> None:
+    model = shipped.gpu("NVIDIA GeForce RTX 3050 A Laptop GPU")
+    assert model is not None and str(model.compute_capability) == "8.9"
+    plain = shipped.gpu("NVIDIA GeForce RTX 3050 Laptop GPU")
+    assert plain is not None and str(plain.compute_capability) == "8.6"
