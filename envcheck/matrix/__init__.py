@@ -345,6 +345,8 @@ _BRAND_RE = re.compile(r"^(tesla|geforce|quadro)\s+")
 def normalise_gpu_name(name: str) -> str:
     text = name.lower().replace("nvidia", " ")
     text = re.sub(r"[-_/,]+", " ", text)
+    # NVIDIA's own tables write "RTX 3050Ti Laptop GPU" and "GTX 1660SUPER" too.
+    text = re.sub(r"(\d)(ti|super)\b", r"\1 \2", text)
     return " ".join(text.split())
 
 

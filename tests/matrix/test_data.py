@@ -129,6 +129,10 @@ def test_cudnn_8_9_7_has_a_cuda_12_build(shipped: Matrix) -> None:
         ("NVIDIA GeForce RTX 5090", (12, 0)),
         ("NVIDIA A100-SXM4-80GB", (8, 0)),
         ("Tesla T4", (7, 5)),
+        # NVIDIA's driver table glues the suffix on: "RTX 3050Ti", "GTX 1660SUPER".
+        ("NVIDIA GeForce RTX 2080Ti", (7, 5)),
+        ("NVIDIA GeForce GTX 1660SUPER", (7, 5)),
+        ("NVIDIA GeForce RTX 4070 Ti SUPER", (8, 9)),
     ],
 )
 def test_gpu_names_as_nvml_spells_them(shipped: Matrix, name: str, cc: tuple[int, int]) -> None:
