@@ -1,6 +1,7 @@
 """NVML behind a small facade, so tests inject a fake and never load the driver.
 
-``load_nvml()`` imports ``pynvml`` (nvidia-ml-py) lazily. ``read_nvml(nvml)``
+``load_nvml()`` imports ``pynvml`` (nvidia-ml-py) lazily, and not at all on Linux when
+libnvidia-ml.so.1 cannot be loaded. ``read_nvml(nvml)``
 calls it and turns every answer and every error into data: an ``NvmlReport``
 with the facts read and one line per failure. ``nvmlShutdown`` always runs once
 ``nvmlInit`` succeeded. ``FakeNvml`` replays a JSON description (the machine
@@ -10,6 +11,7 @@ fixtures' ``nvml.json``) through the same API.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol
@@ -48,8 +50,32 @@ NVML_CLOCK_MEM = 2
 """nvmlClockType_t NVML_CLOCK_MEM (nvml.h); kept here so the fake needs no pynvml."""
 
 
-def load_nvml() -> Any:
-    """The real ``pynvml`` module (imported here only, so startup stays fast)."""
+class NVMLError_LibraryNotFound(Exception):
+    """pynvml's error for a missing libnvidia-ml, raised without importing pynvml."""
+
+
+class _NoNvmlLibrary:
+    """Stands in for pynvml where libnvidia-ml.so.1 cannot be loaded: nvmlInit fails
+    exactly as pynvml's would, and importing pynvml (~30 ms) is skipped."""
+
+    @staticmethod
+    def nvmlInit() -> None:
+        raise NVMLError_LibraryNotFound("NVML Shared Library Not Found")
+
+
+def load_nvml(platform: str = sys.platform) -> Any:
+    """The real ``pynvml`` module (imported here only, so startup stays fast).
+
+    On Linux, pynvml loads ``libnvidia-ml.so.1`` by that name; when the dynamic
+    loader cannot find it (a container or machine without the driver), NVML cannot
+    start, so the same failure is reported without importing pynvml."""
+    if platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL("libnvidia-ml.so.1")
+        except OSError:
+            return _NoNvmlLibrary()
     import pynvml
 
     return pynvml

@@ -144,3 +144,28 @@ def test_format_cuda_driver_version(value: Any, expected: Any) -> None:
 )
 def test_parse_nvml_library_version(text: Any, expected: Any) -> None:
     assert parse_nvml_library_version(text) == expected
+
+
+def test_missing_libnvidia_ml_fails_like_pynvml_without_importing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ctypes
+    import sys
+
+    from envcheck.detect.nvml import load_nvml, read_nvml
+
+    tried: list[str] = []
+
+    def no_library(name: str, *args: Any, **kwargs: Any) -> Any:
+        tried.append(name)
+        raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setattr(ctypes, "CDLL", no_library)
+    monkeypatch.delitem(sys.modules, "pynvml", raising=False)
+    nvml = load_nvml("linux")
+    assert tried == ["libnvidia-ml.so.1"]
+    assert "pynvml" not in sys.modules
+    report = read_nvml(nvml)
+    assert not report.available
+    # The same line pynvml's own NVMLError_LibraryNotFound gives (machine fixtures).
+    assert report.errors == ["nvmlInit: NVMLError_LibraryNotFound: NVML Shared Library Not Found"]
