@@ -53,8 +53,9 @@ def main() -> int:
         "envcheck doctor --json": [py, "-m", "envcheck", "doctor", "--json"],
     }
     for name, argv in commands.items():
-        # A command that fails at once ("No module named click") would be timed as fast.
-        # Python exits 1 on a traceback too; only the doctor may exit 1 (errors found).
+        # One checked run each, which also warms the page cache. A command that fails
+        # at once ("No module named click") would be timed as fast. Python exits 1 on
+        # a traceback too; only the doctor may exit 1 (errors found).
         done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
         if done.returncode != 0 and not ("doctor" in name and done.returncode == 1):
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -64,9 +65,8 @@ def main() -> int:
     has_torch = subprocess.run([py, "-c", probe], check=False, timeout=60).returncode == 0
     if has_torch:
         commands["torch.utils.collect_env"] = [py, "-m", "torch.utils.collect_env"]
+        wall(commands["torch.utils.collect_env"])  # warm the page cache once
     times: dict[str, list[float]] = {name: [] for name in commands}
-    for argv in commands.values():  # warm the page cache once
-        wall(argv)
     for _ in range(args.runs):
         for name, argv in commands.items():
             times[name].append(wall(argv))

@@ -388,13 +388,11 @@ def _cudnn_options(
     for row in rows:
         cite = row.origin.cite()
         reasons: list[Reason] = []
-        span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}" + (
-            ""
-            if row.cuda_max is not None and row.cuda_max == row.cuda_min
-            else f" to {row.cuda_max}"
-            if row.cuda_max
-            else f" and later {row.cuda_major}.x"
-        )
+        span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}"
+        if row.cuda_max is None:
+            span += f" and later {row.cuda_major}.x"
+        elif row.cuda_max != row.cuda_min:
+            span += f" to {row.cuda_max}"
         reasons.append(Reason(INFO, f"built for {span}", (cite,)))
         if cuda is not None:
             if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
