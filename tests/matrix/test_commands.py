@@ -123,10 +123,19 @@ def test_why_tensorflow_after_2_10_has_no_native_windows_gpu() -> None:
 
 
 def test_why_cpu_and_rocm_builds_do_not_count_on_an_nvidia_target() -> None:
-    # RTX 5090 (sm_120): no CUDA build of torch 2.5.1 has its kernels. The CPU and
-    # ROCm wheels install, but they are not GPU acceleration: the answer is "no".
+    # RTX 5090 (sm_120): no Linux CUDA build of torch 2.5.1 has its kernels (the Windows
+    # cu118 wheels carry compute_37 PTX, so the test pins Linux). The CPU and ROCm wheels
+    # install, but they are not GPU acceleration: the answer is "no".
     code, out, _ = run_cli(
-        "matrix", "why", "torch==2.5.1", "--gpu", "NVIDIA GeForce RTX 5090", "--driver", "570.86"
+        "matrix",
+        "why",
+        "torch==2.5.1",
+        "--gpu",
+        "NVIDIA GeForce RTX 5090",
+        "--driver",
+        "570.86",
+        "--os",
+        "linux",
     )
     assert code == 1, out
     assert "torch==2.5.1: does NOT work" in out

@@ -53,24 +53,24 @@ class Case(NamedTuple):
 
 
 CASES = [
-    # -- driver 418 (CUDA 10.1): cu102 needs 440.33. The newest cu101 torch is 1.8.1
-    # (torch.toml:488), but its compiled architectures are not in the matrix; 1.4.0 cu101
-    # (torch.toml:191, PyPI's default) is the newest cu101 build whose wheels were read:
-    # sm_37/50/60/61/70/75. A build known to carry the GPU's kernels beats a newer unknown.
-    Case("418-k80", ("torch",), machine("418.67", K80), {"torch": "1.4.0 cu101"}),
-    # The companions follow the torch pick: torchvision 0.5.0 and torchaudio 0.4.0 are
-    # the releases whose PyPI wheels pin torch 1.4.0 (torch.toml [[companion]] 1.4.0).
+    # -- driver 418 (CUDA 10.1): cu102 needs 440.33. The newest cu101 torch is 1.8.1, whose
+    # Linux arch list (sm_37/50/60/70, from pytorch/builder's manywheel/build.sh on the
+    # release day; not read from the wheel, so the row is unverified) carries sm_37 and
+    # sm_50 kernels.
+    Case("418-k80", ("torch",), machine("418.67", K80), {"torch": "1.8.1 cu101"}),
+    # The companions follow the torch pick: torchvision 0.9.1 and torchaudio 0.8.1 are
+    # the releases paired with torch 1.8.1 (torch.toml [[companion]] 1.8.1).
     Case(
         "418-k80-companions",
         ("torch", "torchvision", "torchaudio"),
         machine("418.67", K80),
-        {"torch": "1.4.0 cu101", "torchvision": "0.5.0 cu101", "torchaudio": "0.4.0 cu101"},
+        {"torch": "1.8.1 cu101", "torchvision": "0.9.1 cu101", "torchaudio": "0.8.1 cu101"},
     ),
     Case(
         "418-maxwell-py38",
         ("torch",),
         machine("418.39", MAXWELL, python="3.8"),
-        {"torch": "1.4.0 cu101"},
+        {"torch": "1.8.1 cu101"},
     ),
     # -- driver 450.80.02: CUDA 11.x through minor compat; cu118 rows (torch.toml:1121, 1323)
     Case(
@@ -510,10 +510,10 @@ def test_target_from_flags_gpu_names(name: str, cc: str, matrix: Any) -> None:
 
 
 def test_allow_cpu_is_a_fallback_not_a_preference(matrix: Any) -> None:
-    # Driver 418: the best GPU build is 1.4.0 cu101 (newest cu101 with confirmed sm_37
-    # kernels); torch 2.14.0 cpu is newer but CPU.
+    # Driver 418: the best GPU build is 1.8.1 cu101 (newest cu101, with sm_37 kernels in
+    # its build script's list); torch 2.14.0 cpu is newer but CPU.
     result = plan(("torch",), machine("418.67", K80), matrix, allow_cpu=True)
-    assert _got(result) == {"torch": "1.4.0 cu101"}
+    assert _got(result) == {"torch": "1.8.1 cu101"}
     result = plan(("torch>=2",), machine("418.67", K80), matrix, allow_cpu=True)
     # 2.15.0 has no Linux CPU row (only its Windows/macOS CPU wheels are confirmed)
     assert _got(result) == {"torch": "2.14.0 cpu"}
