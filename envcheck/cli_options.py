@@ -46,9 +46,9 @@ def target_options(f: F) -> F:
 
     Without any of them the target is this machine (or ``--snapshot``); with any of
     them, the flags describe a machine about to be set up (see
-    ``envcheck.resolve.target.target_from_flags``).
+    ``envcheck.compat.target.target_from_flags``).
     """
-    from envcheck.resolve.target import ARCHES, OS_NAMES
+    from envcheck.compat.target import ARCHES, OS_NAMES
 
     options = [
         click.option(

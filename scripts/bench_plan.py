@@ -57,10 +57,10 @@ def matrix_load(runs: int) -> float:
 
 
 def in_process(runs: int) -> tuple[float, float, tuple[str, ...]]:
+    from envcheck.compat.target import Target
     from envcheck.matrix import load_matrix
     from envcheck.model.versions import parse_compute_capability, parse_driver_version
     from envcheck.resolve.plan import plan
-    from envcheck.resolve.target import Target
 
     matrix = load_matrix()
     cc = parse_compute_capability("12.0")

@@ -32,8 +32,9 @@ from envcheck.check.model import (
     Problem,
     Project,
 )
-from envcheck.resolve.constraints import check_build
-from envcheck.resolve.target import Target, resolve_gpu
+from envcheck.compat import judge as J
+from envcheck.compat.candidate import from_build
+from envcheck.compat.target import Target, resolve_gpu
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -623,11 +624,14 @@ def _targets(
             best: Optional[tuple[str, ...]] = None
             for option in options:
                 assert option.build is not None
-                blockers = check_build(option.build, option.version, target, matrix)
+                verdict = J.judge(from_build(option.build, option.version), target, matrix)
+                # A CPU build is judged as a pin, not as a GPU choice: TARGET_UNSERVED
+                # above already said when no CUDA build is selected.
+                blockers = [r for r in verdict.errors if r.code not in (J.CPU_ONLY, J.ROCM)]
                 if not blockers:
                     best = None
                     break
-                messages = tuple(b.message for b in blockers)
+                messages = tuple(r.message for r in blockers)
                 if best is None or len(messages) < len(best):
                     best = messages
             if best:

@@ -40,8 +40,8 @@ def check(
     from envcheck.check.check import check_pins
     from envcheck.check.discover import discover, read_project
     from envcheck.check.render import render_json, render_text
+    from envcheck.compat.target import Target, target_from_flags
     from envcheck.matrix import load_matrix
-    from envcheck.resolve.target import Target, target_from_flags
 
     cwd = Path.cwd()
     files: list[str | Path] = []

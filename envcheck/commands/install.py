@@ -162,9 +162,9 @@ def install(
     """
     from envcheck.commands._common import detect_snapshot
     from envcheck.commands.plan import make_plan, report_unsatisfiable
+    from envcheck.compat.target import target_from_snapshot
     from envcheck.matrix import load_matrix
     from envcheck.resolve import emit
-    from envcheck.resolve.target import target_from_snapshot
 
     interpreter = python or sys.executable
     matrix = load_matrix()

@@ -89,7 +89,7 @@ def matrix() -> None:
 
 
 def _matches(row: Mapping[str, Any], version: str) -> bool:
-    from envcheck.commands._matrix_why import _version_match
+    from envcheck.why import _version_match
 
     for key in _VERSION_KEYS:
         if key not in row or row[key] is None:
@@ -261,8 +261,8 @@ def why(
     Facts not given (driver, GPU, OS, Python) are not checked.
     Exit status 1 when the combination does not work.
     """
-    from envcheck.commands._matrix_why import explain_specs, render_why
-    from envcheck.resolve.target import Target, target_from_flags
+    from envcheck.compat.target import Target, target_from_flags
+    from envcheck.why import explain_specs, render_why
 
     m = _load(bundled)
     try:

@@ -11,9 +11,9 @@ from envcheck.commands._common import Obj, load_or_detect
 from envcheck.errors import EnvcheckError, ExitCode
 
 if TYPE_CHECKING:
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.resolve.plan import Plan
-    from envcheck.resolve.target import Target
 
 FORMATS = ("pip", "conda", "yml", "requirements", "json")
 
@@ -31,7 +31,7 @@ def build_target(
 ) -> Target:
     """The machine to plan for: flags alone describe a new machine; otherwise a
     snapshot file or this machine, with any --python-version applied on top."""
-    from envcheck.resolve.target import target_from_flags, target_from_snapshot
+    from envcheck.compat.target import target_from_flags, target_from_snapshot
 
     base = None
     if snapshot_file is not None or not (driver or gpus or os_name or arch):

@@ -68,8 +68,10 @@ def detect(
     if system is None:
         system = real_system()
     ctx = Context()
+    ran = []
     for name, fn in probes if probes is not None else _probes():
         if progress is not None:
             progress(name)
         run_probe(name, fn, system, ctx)
-    return ctx.to_snapshot(envcheck_version=__version__)
+        ran.append(name)
+    return ctx.to_snapshot(envcheck_version=__version__, probes=tuple(ran))

@@ -46,7 +46,9 @@ class Context:
         """Record a non-fatal problem a probe ran into."""
         self.errors.append(ProbeError(probe=probe, message=message))
 
-    def to_snapshot(self, envcheck_version: Optional[str] = None) -> Snapshot:
+    def to_snapshot(
+        self, envcheck_version: Optional[str] = None, probes: tuple[str, ...] = ()
+    ) -> Snapshot:
         return Snapshot(
             platform=self.platform,
             python=self.python,
@@ -61,4 +63,5 @@ class Context:
             errors=tuple(self.errors),
             envcheck_version=envcheck_version,
             source="detect",
+            probes=probes,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.explain.signatures import (
@@ -37,10 +37,10 @@ from envcheck.model.versions import (
 )
 
 if TYPE_CHECKING:
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build
     from envcheck.model.snapshot import Framework, Snapshot
-    from envcheck.resolve.target import Target
 
 EXPLAIN_SCHEMA = "envcheck.explain/1"
 UNRECOGNISED = "explain-unrecognised"
@@ -364,9 +364,8 @@ def _label(fw: Framework) -> str:
 
 
 def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.resolve.constraints import DRIVER as DRIVER_BLOCK
-    from envcheck.resolve.constraints import check_build
-    from envcheck.rules._facts import matched_build
+    from envcheck.compat import judge as J
+    from envcheck.compat.candidate import candidates_for_installed
 
     drv = parse_driver_version(snapshot.driver.version)
     found = m.facts.get("found")
@@ -398,14 +397,12 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
         cuda = parse_cuda_version(fw.cuda_version)
         if cuda is None:
             continue
-        build = matched_build(fw, snapshot, matrix)
-        blockers = []
-        if build is not None and fw.version:
-            blockers = [
-                b
-                for b in check_build(build, fw.version, target, matrix)
-                if b.constraint == DRIVER_BLOCK
-            ]
+        blockers = [
+            r
+            for c in candidates_for_installed(fw, matrix, target.platform)[:1]
+            for r in J.judge(c, target, matrix).errors
+            if r.code == J.DRIVER
+        ]
         support = matrix.driver_supports(drv, cuda, os_name)
         req = matrix.driver_requirement(cuda, os_name)
         need = req.floor or req.native
@@ -473,9 +470,9 @@ def _driver_fix(
 
 
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.matrix import build_runs_on
-    from envcheck.resolve.constraints import sm_list
-    from envcheck.rules._facts import gpu_facts, matched_build
+    from envcheck.compat import judge as J
+    from envcheck.compat.candidate import candidates_for_installed
+    from envcheck.rules._facts import gpu_facts
 
     ccs: list[tuple[str, ComputeCapability]] = []
     for g in gpu_facts(snapshot, matrix):
@@ -492,13 +489,17 @@ def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
         return
     target = _target(snapshot, matrix)
     for fw in _gpu_frameworks(snapshot, m.signature):
-        build = matched_build(fw, snapshot, matrix)
-        if build is None or build.archs is None:
-            cause.add(f"{_label(fw)}: its architecture list is not in the matrix")
+        found = candidates_for_installed(fw, matrix, target.platform)
+        if not found:
+            cause.add(f"{_label(fw)}: the matrix does not know this build")
             continue
-        cause.add(f"{_label(fw)} ({build.variant}) is built for {sm_list(build)}")
         for label, cc in ccs:
-            if build_runs_on(build, cc) is False:
+            on = replace(target, gpus=(cc,), gpu_names=(label,), nvidia=True)
+            verdict = J.judge(found[0], on, matrix)
+            for r in verdict.of(J.GPU_ARCH, J.GPU_ARCH_UNKNOWN, J.GPU_ARCH_PTX):
+                cause.add(r.message)
+            blocked = [r for r in verdict.errors if r.code == J.GPU_ARCH]
+            if blocked:
                 alternatives = _runnable_builds(fw.name or "", target, matrix, cc)
                 fix = None
                 if alternatives:
@@ -507,11 +508,7 @@ def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                         "builds that would run: "
                         + ", ".join(label_ for label_, _cmd in alternatives[:3])
                     )
-                cause.because(
-                    f"{_label(fw)} ({build.variant}) has no kernels for {label}; "
-                    f"it is built for {sm_list(build)}",
-                    fix,
-                )
+                cause.because(blocked[0].message, fix)
 
 
 def _ptxas(
@@ -543,17 +540,19 @@ def _runnable_builds(
     framework: str, target: Target, matrix: Matrix, cc: ComputeCapability
 ) -> list[tuple[str, str]]:
     """(label, pip command) of the newest builds that run on the target, newest first."""
-    from envcheck.matrix import build_runs_on
-    from envcheck.resolve.constraints import build_label, check_build
+    from envcheck.compat import judge as J
+    from envcheck.compat.candidate import from_build
 
+    on = replace(target, gpus=(cc,), gpu_names=(), nvidia=True)
     out: list[tuple[str, str]] = []
     for version in reversed(matrix.releases(framework)):
         for build in matrix.builds_for(framework, version, platform=target.platform):
-            if build.cpu_only or build_runs_on(build, cc) is not True:
+            if build.cpu_only or build.withdrawn:
                 continue
-            if check_build(build, version, target, matrix):
+            verdict = J.judge(from_build(build, version), on, matrix)
+            if not verdict.runs or verdict.code < J.Code.PTX:
                 continue
-            out.append((build_label(build, version), _pip_command(build, version)))
+            out.append((verdict.candidate.label, _pip_command(build, version)))
         if len(out) >= 3:
             break
     return out

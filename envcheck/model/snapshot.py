@@ -237,6 +237,10 @@ class Snapshot(_Model):
     created_at: Optional[str] = None
     source: Optional[str] = None
     """Where the snapshot came from: detect, a file, collect_env, flags."""
+    probes: tuple[str, ...] = ()
+    """The detection probes that ran. A fact a probe that ran did not find is
+    observed absent; a fact no probe looked for (a hand-written or pasted
+    snapshot) is unknown."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("platform", Platform),
@@ -253,6 +257,7 @@ class Snapshot(_Model):
         ("envcheck_version", str),
         ("created_at", str),
         ("source", str),
+        ("probes", Many(str)),
     )
 
     def __post_init__(self) -> None:
@@ -262,6 +267,23 @@ class Snapshot(_Model):
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **dump_fields(self)}
+
+    def observed(self, probe: str) -> bool:
+        """Whether ``probe`` ran, so that what it did not find is absent, not unknown."""
+        return probe in self.probes
+
+    def nvidia(self) -> Optional[bool]:
+        """True: an NVIDIA GPU or driver is seen; False: the driver probe ran and
+        found neither (and failed on nothing that hides one); None: not known."""
+        if self.gpus or self.driver.version is not None:
+            return True
+        if not self.observed("driver"):
+            return None
+        hidden = ("mismatch", "permission", "denied", "timed out", "timeout")
+        for e in self.errors:
+            if e.probe == "driver" and any(h in (e.message or "").lower() for h in hidden):
+                return None
+        return False
 
     @classmethod
     def from_json(cls, data: Any, path: str = "") -> Snapshot:

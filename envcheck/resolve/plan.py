@@ -1,10 +1,10 @@
 """Choose framework builds that run together on a target: ``plan()``.
 
 Pure: a function of (requirements, target, matrix). Whether one build runs on the
-target is decided by ``envcheck.resolve.constraints.check_build`` (the single copy
-of the constraint logic); this module only searches over the matrix rows, keeps
-one CUDA major (and one cuDNN major where the matrix knows it) for the whole
-environment, and explains what it chose or what blocks the request.
+target, and which runs best, is decided by the judge (``envcheck.compat.judge``);
+this module only searches over the matrix rows, keeps one CUDA major (and one
+cuDNN major where the matrix knows it) for the whole environment, and explains
+what it chose or what blocks the request.
 """
 
 from __future__ import annotations
@@ -14,25 +14,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.compat import judge as J
+from envcheck.compat.candidate import from_build, local_label
 from envcheck.errors import EnvcheckError
-from envcheck.resolve.constraints import (
-    DRIVER,
-    GPU_ARCH,
-    PLATFORM,
-    PYTHON,
-    Blocker,
-    build_caveats,
-    check_build,
-)
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
 
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build, KerasRelease
     from envcheck.model.versions import CudaVersion
-    from envcheck.resolve.target import Target
 
+DRIVER = "driver"
+GPU_ARCH = "gpu_arch"
+PYTHON = "python"
+PLATFORM = "platform"
 SCHEMA = "envcheck.plan/1"
 COMPANION = "companion"
 SHARED_CUDA = "shared_cuda"
@@ -60,6 +57,13 @@ FRAMEWORK_NAMES = {
     "keras": "keras",
 }
 COMPANIONS = ("torchvision", "torchaudio")
+# Names that mean "this framework" rather than one of its distributions: a plan
+# may answer them with another distribution of it (tensorflow -> tensorflow-gpu
+# for 1.x) and says so. Other names (tensorflow-gpu, cupy-cuda12x) are honoured.
+MAIN_NAMES = frozenset(
+    {"torch", "pytorch", "tensorflow", "tf", "jax", "jaxlib", "cupy", "onnxruntime", "paddle"}
+    | {"paddlepaddle"}
+)
 
 
 @dataclass(frozen=True)
@@ -236,10 +240,51 @@ def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
 
 
 @dataclass(frozen=True)
+class Blocker:
+    """One reason a build cannot run on a target (a judge's error, as the plan says it)."""
+
+    constraint: str
+    """driver, gpu_arch, python, platform, companion or cpu_only."""
+    message: str
+    sources: tuple[str, ...] = ()
+
+
+# Judge reason codes → the plan's constraint names (its JSON contract).
+_CONSTRAINT = {
+    J.PLATFORM: PLATFORM,
+    J.PYTHON: PYTHON,
+    J.DRIVER: DRIVER,
+    J.GPU_DROPPED: "gpu_driver",
+    J.GPU_ARCH: GPU_ARCH,
+    J.CPU_ONLY: "cpu_only",
+    J.ROCM: PLATFORM,
+}
+
+
+@dataclass(frozen=True)
 class _Candidate:
-    version: str
-    build: Build
-    key: tuple[Any, ...]
+    verdict: J.Verdict
+    cpu_ok: bool = False
+    """A CPU build is acceptable (asked for by name, or --allow-cpu): the judge's
+    CPU-only reason does not block."""
+
+    @property
+    def build(self) -> Build:
+        b = self.verdict.candidate.build
+        assert b is not None
+        return b
+
+    @property
+    def version(self) -> str:
+        return self.verdict.candidate.version
+
+    @property
+    def blockers(self) -> tuple[Blocker, ...]:
+        return tuple(
+            Blocker(_CONSTRAINT.get(r.code, r.code), r.message, r.sources)
+            for r in self.verdict.errors
+            if not (self.cpu_ok and r.code == J.CPU_ONLY)
+        )
 
 
 def _version_key(text: str) -> tuple[int, ...]:
@@ -252,54 +297,86 @@ def _matches(req: Requirement, version: str) -> bool:
     return req.specifier.contains(version, prereleases=True) if req.specifier else True
 
 
+def _wanted_label(req: Requirement) -> Optional[str]:
+    """The local label an exact pin names: ``torch==2.3.0+cu118`` → ``cu118``."""
+    for spec in req.specifier:
+        if spec.operator in ("==", "===") and "+" in spec.version:
+            return local_label(spec.version)
+    return None
+
+
+def _matches_release(req: Requirement, version: str, label: Optional[str]) -> bool:
+    if label is None:
+        return _matches(req, version)
+    return _matches(req, f"{version}+{label}")
+
+
+def explicit_cpu(name: str, req: Requirement) -> bool:
+    """The request names a CPU build itself: ``tensorflow-cpu``, ``torch==2.5.1+cpu``."""
+    return name.endswith("-cpu") or _wanted_label(req) == "cpu"
+
+
 def _candidates(
-    request: _Request, matrix: Matrix, allow_cpu: bool
-) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
-    """(GPU-capable candidates, CPU candidates) matching the specifier, best first."""
-    gpu: list[_Candidate] = []
-    cpu: list[_Candidate] = []
-    for build in matrix.framework_builds(request.framework):
+    request: _Request, target: Target, matrix: Matrix, allow_cpu: bool = False
+) -> tuple[_Candidate, ...]:
+    """Every build matching the request, judged on ``target``."""
+    req = request.requirement
+    label = _wanted_label(req)
+    cpu_request = explicit_cpu(request.name, req)
+    rows = [b for b in matrix.framework_builds(request.framework) if not b.withdrawn]
+    # A distribution name the matrix has rows for (tensorflow-gpu, cupy-cuda12x,
+    # paddlepaddle-gpu) means that distribution; an extra (jax[cuda13]) that build.
+    if request.name not in MAIN_NAMES and any(b.package == request.name for b in rows):
+        rows = [b for b in rows if b.package == request.name]
+    extras = {e.lower().replace("-", "_") for e in req.extras}
+    if extras and any((b.extra or "").replace("-", "_") in extras for b in rows):
+        rows = [b for b in rows if (b.extra or "").replace("-", "_") in extras]
+    if cpu_request and label is None and not any(b.package == request.name for b in rows):
+        return ()  # tensorflow-cpu: a distribution the matrix has no rows for
+    out = []
+    for build in rows:
         if build.variant.startswith("rocm"):
             continue  # envcheck plans for NVIDIA GPUs
-        if build.withdrawn:
-            continue  # its files are gone from the index: a plan could not be installed
-        if request.name.startswith("cupy-cuda") and build.package != request.name:
+        if label is not None and build.variant != label:
+            continue
+        if cpu_request and not build.cpu_only:
             continue
         for version in build.versions:
-            if not _matches(request.requirement, version):
+            if not _matches_release(req, version, label):
                 continue
-            key = (
-                _version_key(version),
-                build.pypi_default is True,
-                build.cuda or (0, 0),
-                # Same build under two names (tensorflow and tensorflow-gpu 1.15):
-                # keep the one asked for.
-                build.package == request.name,
-            )
-            (cpu if build.cpu_only else gpu).append(_Candidate(version, build, key))
-    gpu.sort(key=lambda c: c.key, reverse=True)
-    cpu.sort(key=lambda c: c.key, reverse=True)
-    return tuple(gpu), tuple(cpu) if allow_cpu else ()
+            verdict = J.judge(from_build(build, version), target, matrix)
+            out.append(_Candidate(verdict, cpu_request or allow_cpu))
+    return tuple(out)
 
 
-def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
-    """GPU builds before CPU ones (--allow-cpu is a fallback); then builds whose
-    compiled GPU architectures the matrix confirms for the target's GPUs (a build
-    with unknown architectures is only a fallback: recommending a wheel that may
-    lack the GPU's kernels is worse than an older one known to have them); then
-    the newest release; then a build whose wheels bring CUDA and cuDNN; then a
-    variant the driver runs natively (not through minor-version compatibility);
-    then the PyPI default; then the newer CUDA."""
-    confirmed = not target.gpus or c.build.archs is not None
-    native = True
-    if c.build.cuda is not None and target.driver is not None:
-        native = matrix.driver_supports(target.driver, c.build.cuda, target.driver_os) != (
-            "minor_compat"
-        )
-    # Within one release, a build whose wheels bring CUDA and cuDNN (torch's, or
-    # tensorflow[and-cuda]) works without a system toolkit: prefer it.
-    bundles = c.build.bundles_cuda is True
-    return (c.build.cuda is not None, confirmed, c.key[0], bundles, native, *c.key[1:])
+def _allowed(c: _Candidate, target: Target, allow_cpu: bool) -> bool:
+    """CPU builds are a fallback on a GPU machine (--allow-cpu) unless asked for by
+    name; on a machine known to have no NVIDIA GPU they are the choice."""
+    if not c.build.cpu_only or c.cpu_ok:
+        return True
+    return target.nvidia is False
+
+
+def _runs(c: _Candidate) -> bool:
+    """Runs, or cannot be judged (ranked after every build that runs)."""
+    return not c.blockers
+
+
+def _rank(c: _Candidate, target: Target, name: str = "") -> tuple[Any, ...]:
+    # The same build under two names (tensorflow and tensorflow-gpu 1.15): keep the
+    # one asked for.
+    return (*J.rank_key(c.verdict, target), c.build.package == name)
+
+
+def _caveats(c: _Candidate) -> tuple[str, ...]:
+    """What works but deserves a warning: the judge's warnings and open questions."""
+    shown = (J.Level.WARNING, J.Level.UNKNOWN)
+    return tuple(
+        r.message
+        for r in c.verdict.reasons
+        if (r.level in shown and r.code not in (J.WITHDRAWN,))
+        or (c.cpu_ok and r.code == J.CPU_ONLY)
+    )
 
 
 def _cudnn_major(build: Build) -> Optional[int]:
@@ -340,7 +417,7 @@ def _companion_blocker(version: str, ctx: _Ctx) -> Optional[Blocker]:
 
 
 def _blockers(c: _Candidate, framework: str, ctx: _Ctx) -> tuple[Blocker, ...]:
-    found = check_build(c.build, c.version, ctx.target, ctx.matrix)
+    found = c.blockers
     if framework == "torch" and not found:
         extra = _companion_blocker(c.version, ctx)
         if extra is not None:
@@ -358,7 +435,7 @@ def plan(
     """Pin the newest builds of the requested frameworks that run together on ``target``.
 
     Every framework gets the newest release matching its specifier whose build
-    passes ``check_build``; all CUDA builds share one CUDA major and, where the
+    the judge does not reject, ranked by the judge; all CUDA builds share one CUDA major and, where the
     matrix records it, one cuDNN major. Raises PlanInputError for a requirement
     envcheck does not know.
     """
@@ -381,14 +458,19 @@ def plan(
     # Every framework: the candidates that run here, best first.
     runnable: dict[str, list[_Candidate]] = {}
     for req in mains:
-        gpu, cpu = _candidates(req, matrix, allow_cpu)
-        if not gpu and not cpu and not matrix.framework_builds(req.framework):
-            # No data for this framework (yet): pass the requirement on unpinned.
+        found = _candidates(req, target, matrix, allow_cpu)
+        if not found and (
+            not matrix.framework_builds(req.framework)
+            or (explicit_cpu(req.name, req.requirement) and _wanted_label(req.requirement) is None)
+        ):
+            # No data for this framework or distribution (yet): pass it on unpinned.
             runnable[req.framework] = []
             continue
-        ok = [c for c in gpu if not _blockers(c, req.framework, ctx)]
-        ok += [c for c in cpu if not check_build(c.build, c.version, target, matrix)]
-        ok.sort(key=lambda c: _rank(c, target, matrix), reverse=True)
+        allowed = [c for c in found if _allowed(c, target, allow_cpu)]
+        gpu = [c for c in found if not c.build.cpu_only]
+        cpu = [c for c in found if c.build.cpu_only and c in allowed]
+        ok = [c for c in allowed if not _blockers(c, req.framework, ctx)]
+        ok.sort(key=lambda c: _rank(c, target, req.name), reverse=True)
         if not ok:
             why = _explain_block(req, gpu, cpu, ctx, allow_cpu)
             return Plan(
@@ -428,12 +510,10 @@ def plan(
     for req in mains:
         if req.framework not in chosen:
             picks.append(_unpinned(req))
-            warnings.append(
-                f"the matrix has no {req.framework} rows; {req.requirement} is not checked"
-            )
+            warnings.append(f"the matrix has no {req.name} rows; {req.requirement} is not checked")
             continue
         c = chosen[req.framework]
-        caveats = build_caveats(c.build, target, matrix)
+        caveats = _caveats(c)
         if c.build.bundles_cuda is False and c.build.cuda is not None:
             caveats += (
                 f"needs the CUDA {c.build.cuda} toolkit"
@@ -512,10 +592,11 @@ def _choose_shared(
             picked[n] = choice[0]
         if len(picked) != len(names):
             continue
-        # Prefer GPU builds, then each framework's own ranking (_rank: confirmed
-        # architectures, newer release, ...) in request order, then newer CUDA.
+        # Each framework's own ranking (the judge's: builds that run, GPU builds on a
+        # GPU machine and CPU builds elsewhere, newer release, ...) in request order,
+        # then newer CUDA.
         score = (
-            tuple((picked[n].build.cuda is not None, -runnable[n].index(picked[n])) for n in names),
+            tuple(-runnable[n].index(picked[n]) for n in names),
             cuda_major or 0,
         )
         if best is None or score > best[0]:
@@ -735,7 +816,10 @@ def _explain_block(
             "relax the specifier",
         )
     # What blocks the newest candidate, and which constraint blocks them all.
-    per = [(c, _blockers(c, fw, ctx)) for c in gpu]
+    pool = sorted(
+        gpu or cpu, key=lambda c: (_version_key(c.version), c.build.cuda or (0, 0)), reverse=True
+    )
+    per = [(c, _blockers(c, fw, ctx)) for c in pool]
     blockers = per[0][1]
     common = set.intersection(*({b.constraint for b in bs} for _, bs in per))
     order = (PLATFORM, DRIVER, PYTHON, GPU_ARCH, COMPANION)
@@ -810,7 +894,7 @@ def _explain_block(
             fw,
             PYTHON,
             f"no {fw} build matching {spec} supports Python {target.python} "
-            f"(they support {', '.join(pys)})",
+            f"(they support {', '.join(pys) or 'no Python the matrix knows'})",
             alt_text or (f"use Python {pys[-1]}" if pys else ""),
             first.sources,
         )
@@ -823,21 +907,27 @@ def _best_without_spec(req: _Request, ctx: _Ctx) -> Optional[str]:
 
     bare = _Request(req.framework, req.name, Requirement(req.name))
     free = _Ctx(ctx.target, ctx.matrix, ctx.requests, {})
-    gpu, _ = _candidates(bare, ctx.matrix, False)
-    for c in gpu:
-        if not _blockers(c, req.framework, free):
-            return f"{c.build.package} {c.version} ({c.build.variant})"
-    return None
+    found = [
+        c
+        for c in _candidates(bare, ctx.target, ctx.matrix)
+        if _allowed(c, ctx.target, False) and not _blockers(c, req.framework, free)
+    ]
+    if not found:
+        return None
+    best = max(found, key=lambda c: _rank(c, ctx.target))
+    return f"{best.build.package} {best.version} ({best.build.variant})"
 
 
 def _newest_on(req: _Request, ctx: _Ctx, platform: str) -> Optional[str]:
     from packaging.requirements import Requirement
 
     bare = _Request(req.framework, req.name, Requirement(req.name))
-    for c in _candidates(bare, ctx.matrix, False)[0]:
-        if platform in c.build.platforms:
-            return c.version
-    return None
+    found = [
+        c.version
+        for c in _candidates(bare, ctx.target, ctx.matrix)
+        if not c.build.cpu_only and platform in c.build.platforms
+    ]
+    return max(found, key=_version_key) if found else None
 
 
 def _explain_no_shared(

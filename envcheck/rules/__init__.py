@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from envcheck.rules import (
     arch,
+    builds,
     capability,
     container,
     cpu_build,
@@ -20,7 +21,6 @@ from envcheck.rules import (
     mixed_wheels,
     other,
     platform,
-    python_support,
 )
 
 if TYPE_CHECKING:
@@ -36,14 +36,14 @@ ALL_RULES: tuple[tuple[str, Rule], ...] = (
     ("container", container.check_container),
     ("env_vars", env_vars.check_visible_devices),
     ("nvml_mismatch", driver.check_nvml_mismatch),
-    ("driver_age", driver.check_driver_age),
+    ("builds", builds.check_builds),
+    ("toolkit_driver", driver.check_toolkit_driver),
     ("retired_gpu", driver.check_retired_gpu),
-    ("gpu_arch", arch.check_gpu_arch),
+    ("gpu_known", arch.check_gpu_known),
     ("cpu_only", cpu_build.check_cpu_only),
     ("cudnn", lib_paths.check_cudnn),
     ("cuda_runtime", lib_paths.check_cuda_runtime),
     ("ld_library_path", lib_paths.check_ld_library_path),
-    ("python", python_support.check_python),
     ("mixed_wheels", mixed_wheels.check_mixed_wheels),
     ("unknowns", other.check_unknowns),
     ("reported_availability", other.check_reported_availability),

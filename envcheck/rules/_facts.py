@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.compat.target import Target, target_from_snapshot
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -16,7 +17,6 @@ from envcheck.model.versions import (
     parse_cuda_version,
     parse_driver_version,
 )
-from envcheck.resolve.target import Target, target_from_snapshot
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix

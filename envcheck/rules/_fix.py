@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.resolve.target import Target
 
 PACKAGE_OF = {
     "torch": "torch",
@@ -25,22 +25,31 @@ def install_fix(
     target: Target,
     matrix: Matrix,
     installed: Optional[Mapping[str, str]] = None,
+    version: Optional[str] = None,
 ) -> Optional[str]:
-    """pip commands installing the newest GPU build of ``framework`` (and its
-    installed companions, e.g. torchvision) that runs on ``target``; None when
-    the matrix has none."""
+    """pip commands installing a GPU build of ``framework`` (and its installed
+    companions, e.g. torchvision) that runs on ``target``: of the user's own
+    release ``version`` where one runs, else the newest; None when the matrix
+    has none."""
     # The resolver loads only when a finding needs a fix (most reports need none).
     from envcheck.resolve.emit import emit_pip
     from envcheck.resolve.plan import plan
 
-    requests = [PACKAGE_OF.get(framework, framework)]
-    requests += [c for c in COMPANIONS.get(framework, ()) if installed and c in installed]
-    try:
-        result = plan(requests, target, matrix)
-        if not result.ok:
-            return None
-        text = emit_pip(result)
-    except Exception:  # noqa: BLE001 - a fix suggestion must never break the doctor
+    package = PACKAGE_OF.get(framework, framework)
+    companions = [c for c in COMPANIONS.get(framework, ()) if installed and c in installed]
+    tries = [[package, *companions]]
+    if version:
+        tries.insert(0, [f"{package}=={version.split('+')[0]}", *companions])
+    text = None
+    for requests in tries:
+        try:
+            result = plan(requests, target, matrix)
+        except Exception:  # noqa: BLE001, S112 - a fix suggestion must never break the doctor
+            continue
+        if result.ok:
+            text = emit_pip(result)
+            break
+    if text is None:
         return None
     commands = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     return "\n  ".join(commands) or None

@@ -7,13 +7,7 @@ from typing import TYPE_CHECKING
 
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.versions import parse_cuda_version, parse_driver_version
-from envcheck.rules._facts import (
-    driver_of,
-    framework_cuda,
-    fw_label,
-    target_of,
-)
-from envcheck.rules._fix import install_fix
+from envcheck.rules._facts import driver_of, fw_label, target_of
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -21,8 +15,6 @@ if TYPE_CHECKING:
 
 NO_DRIVER = "no-driver"
 NO_GPU = "no-gpu"
-DRIVER_TOO_OLD = "driver-too-old"
-DRIVER_MINOR_COMPAT = "driver-minor-compat"
 TOOLKIT_NEWER_THAN_DRIVER = "toolkit-newer-than-driver"
 NVML_MISMATCH = "nvml-mismatch"
 GPU_DROPPED_BY_DRIVER = "gpu-dropped-by-driver"
@@ -75,72 +67,13 @@ def check_driver_present(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding
         )
 
 
-def check_driver_age(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    """Each framework's CUDA runtime against the driver (minor-version compat aware)."""
+def check_toolkit_driver(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """A system CUDA toolkit newer than the driver supports (programs it compiles
+    fail to start). Framework builds are judged by ``rules.builds``."""
     driver = driver_of(snapshot)
     if driver is None:
         return
-    target = target_of(snapshot, matrix)
-    os_name = target.driver_os
-    for fw in snapshot.frameworks:
-        cuda = framework_cuda(fw)
-        if cuda is None or fw.cpu_only:
-            continue
-        support = matrix.driver_supports(driver, cuda, os_name)
-        req = matrix.driver_requirement(cuda, os_name)
-        sources = tuple(o.cite() for o in req.origins)
-        evidence = (
-            f"driver.version = {driver.raw}",
-            f"{fw.name} {fw.version} was built with CUDA {cuda}",
-        )
-        top = matrix.max_cuda_for_driver(driver, os_name)
-        if support == "no":
-            need = req.floor or req.native
-            fix = (
-                f"Upgrade the NVIDIA driver to {need.raw if need else 'a newer branch'} or newer"
-                + (f" (CUDA {cuda} natively needs {req.native.raw})" if req.native else "")
-                + f": {DRIVER_DOWNLOAD}"
-            )
-            alt = install_fix(fw.name or "", target, matrix, snapshot.packages)
-            if alt:
-                fix += f"\nOr install a build that runs on this driver:\n  {alt}"
-            yield Finding(
-                DRIVER_TOO_OLD,
-                Category.DRIVER_TOO_OLD,
-                Severity.ERROR,
-                f"Driver {driver.raw} is too old for {fw_label(fw)} (CUDA {cuda})",
-                evidence=(
-                    *evidence,
-                    f"driver {driver.raw} supports CUDA up to {top or '?'}",
-                    f"CUDA {cuda} needs driver >= {need.raw if need else '?'}"
-                    + (" (minor-version compatibility floor)" if req.floor else ""),
-                ),
-                fix=fix,
-                sources=sources,
-            )
-        elif support == "minor_compat":
-            yield Finding(
-                DRIVER_MINOR_COMPAT,
-                Category.DRIVER_TOO_OLD,
-                Severity.WARNING,
-                f"{fw_label(fw)} (CUDA {cuda}) runs on driver {driver.raw} only through "
-                "CUDA minor-version compatibility",
-                evidence=(
-                    *evidence,
-                    f"CUDA {cuda} natively needs driver >= {req.native.raw if req.native else '?'}",
-                    (
-                        f"the CUDA {cuda.major}.x minor-version floor is "
-                        f"{req.floor.raw if req.floor else '?'}"
-                    ),
-                ),
-                fix=(
-                    "Usually fine. Code that JIT-compiles PTX newer than the driver fails "
-                    "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION); upgrade the driver to "
-                    f"{req.native.raw if req.native else 'a newer branch'} to be safe."
-                ),
-                detail="; ".join(req.caveats) or None,
-                sources=sources,
-            )
+    os_name = target_of(snapshot, matrix).driver_os
     for tk in snapshot.cuda_toolkits:
         cuda = parse_cuda_version(tk.version)
         if cuda is None or tk.source in ("pip", "conda"):
@@ -203,26 +136,16 @@ def check_nvml_mismatch(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]
 
 def check_retired_gpu(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     """A GPU whose architecture the installed driver branch no longer supports."""
-    from envcheck.rules._facts import gpu_facts
+    from envcheck.compat.judge import gpu_driver_reasons
 
     driver = driver_of(snapshot)
-    if driver is None:
-        return
-    for g in gpu_facts(snapshot, matrix):
-        if g.architecture is None:
-            continue
-        retired = matrix.retired_arch(g.architecture)
-        if retired is None or driver.branch <= retired.last_branch:
-            continue
+    for reason in gpu_driver_reasons(target_of(snapshot, matrix), matrix):
         yield Finding(
             GPU_DROPPED_BY_DRIVER,
             Category.GPU_ARCH_UNSUPPORTED,
             Severity.ERROR,
-            f"{g.label} ({g.architecture}) is not supported by driver branch {driver.branch}",
-            evidence=(
-                f"driver.version = {driver.raw}",
-                f"the last driver branch for {g.architecture} is {retired.last_branch}",
-            ),
-            fix=f"Install a driver from the {retired.last_branch} branch.",
-            sources=(retired.origin.cite(),),
+            reason.message.split(":")[0],
+            evidence=(f"driver.version = {driver.raw if driver else '?'}", reason.message),
+            fix=reason.message.split(": ", 1)[-1].capitalize() + ".",
+            sources=reason.sources,
         )

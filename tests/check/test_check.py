@@ -15,8 +15,8 @@ from envcheck.check.model import (
     PythonBound,
 )
 from envcheck.check.parse_requirements import parse_requirements
+from envcheck.compat.target import Target
 from envcheck.model.versions import ComputeCapability, parse_driver_version
-from envcheck.resolve.target import Target
 
 
 def _env(text: str, **kwargs: Any) -> Environment:

@@ -184,8 +184,8 @@ def test_rtx5090_with_a_cu124_wheel_names_the_build_that_runs(mini_matrix: Matri
     report = explain(LOG, s, mini_matrix)
     m = only(report, "torch-gpu-arch-not-compatible")
     assert m.root_cause == (
-        "torch 2.5.1+cu124 (cu124) has no kernels for GPU 0 NVIDIA GeForce RTX 5090 (sm_120); "
-        "it is built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90"
+        "torch 2.5.1 (cu124) has no kernels for GPU 0 NVIDIA GeForce RTX 5090 (sm_120) "
+        "(built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
     )
     assert "GPU 0 NVIDIA GeForce RTX 5090 (sm_120): compute capability 12.0" in m.evidence
     assert any(e.startswith("builds that would run: torch 2.") for e in m.evidence)

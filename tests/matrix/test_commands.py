@@ -71,7 +71,7 @@ def test_why_works_exit_0_with_sources() -> None:
     assert (code, err) == (0, ""), out
     assert "torch==2.5.1+cu124: works" in out
     assert "driver 550.54.14 >= 550.54.14, the minimum for CUDA 12.4 on linux" in out
-    assert "has kernels for sm_89" in out
+    assert "has kernels for GeForce RTX 4090 (sm_89)" in out
     assert "Sources:" in out
     assert "https://download.pytorch.org/whl/cu124" in out
 
@@ -140,8 +140,8 @@ def test_why_cpu_and_rocm_builds_do_not_count_on_an_nvidia_target() -> None:
     assert code == 1, out
     assert "torch==2.5.1: does NOT work" in out
     assert "torch 2.5.1 (cpu): does not work" in out
-    assert "CPU-only build: it installs, but gives no GPU acceleration" in out
-    assert "rocm6.2 build is for AMD GPUs" in out
+    assert "is a CPU-only build: it cannot use the NVIDIA GPU" in out
+    assert "(rocm6.2) is a ROCm (AMD) build; it cannot use NVIDIA GPUs" in out
     assert "needs system CUDA/cuDNN" not in out  # not said of CPU or ROCm builds
 
 

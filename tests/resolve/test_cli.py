@@ -25,7 +25,7 @@ def test_plan_from_snapshot() -> None:
     # sm_120, cu130 needs 580; 2.13.0 cu129 is linux-only with archs not recorded.
     code, out, err = run_cli("plan", "torch", "--snapshot", RTX5090_SNAPSHOT)
     assert code == 0, err
-    assert "torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in out
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129" in out
 
 
 def test_plan_unsatisfiable_exits_1_naming_the_blocker() -> None:
@@ -144,7 +144,7 @@ def snapshot_here(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
     code, out, err = run_cli("install", "torch", "--dry-run", "--python", "/venv/bin/python")
     assert code == 0, err
-    assert "/venv/bin/python -m pip install torch==2.11.0 --index-url" in out
+    assert "/venv/bin/python -m pip install torch==2.13.0 --index-url" in out
 
 
 def test_install_dry_run_json(snapshot_here: Any) -> None:
@@ -158,7 +158,7 @@ def test_install_dry_run_json(snapshot_here: Any) -> None:
     assert data["schema"] == "envcheck.install/1"
     assert data["installed"] is False
     assert data["commands"][0][:4] == ["/venv/bin/python", "-m", "pip", "install"]
-    assert "torch==2.11.0" in data["commands"][0]
+    assert "torch==2.13.0" in data["commands"][0]
 
 
 def test_install_declined_changes_nothing(snapshot_here: Any) -> None:
@@ -175,9 +175,9 @@ def test_install_unsatisfiable_exits_1(snapshot_here: Any) -> None:
 
 def test_verify_install_compares_detection_with_plan(snapshot_here: Any) -> None:
     from envcheck.commands.install import verify_install
+    from envcheck.compat.target import target_from_snapshot
     from envcheck.matrix import bundled_dir, load_matrix_from
     from envcheck.resolve.plan import plan
-    from envcheck.resolve.target import target_from_snapshot
 
     matrix = load_matrix_from(bundled_dir())
     p = plan(("torch",), target_from_snapshot(snapshot_here, matrix), matrix)

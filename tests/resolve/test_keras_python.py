@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from envcheck.compat.target import Target
 from envcheck.matrix import load_matrix
 from envcheck.resolve.plan import plan
-from envcheck.resolve.target import Target
 
 
 @pytest.mark.parametrize(

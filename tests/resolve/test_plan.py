@@ -17,9 +17,9 @@ from typing import Any, NamedTuple, Optional
 
 import pytest
 
+from envcheck.compat.target import Target
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
 from envcheck.resolve.plan import PlanInputError, plan
-from envcheck.resolve.target import Target
 
 
 def machine(
@@ -79,13 +79,14 @@ CASES = [
         machine("450.80.02", VOLTA, python="3.8"),
         {"torch": "2.4.1 cu118"},
     ),
-    # 2.6/2.7 cu118 rows do not record their architectures; 2.5.1 cu118 lists sm_70
-    # (torch.toml:1190), and a build known to have the kernels beats a newer unknown one.
+    # 2.7 cu118 does not record its architectures and its siblings lack sm_70; 2.6.0
+    # cu118 does not either, but every sibling of 2.6.0 whose CUDA can emit sm_70 (cu124)
+    # carries sm_70 SASS: the judge infers the same for cu118, and the newest release wins.
     Case(
         "450-volta-py311",
         ("torch",),
         machine("450.80.02", VOLTA, python="3.11"),
-        {"torch": "2.5.1 cu118"},
+        {"torch": "2.6.0 cu118"},
     ),
     # -- driver 470 with Kepler (last branch for Kepler): 2.5.x cu118 still lists sm_37 (1190)
     Case(
@@ -147,9 +148,9 @@ CASES = [
     ),
     Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.0 cu126"}),
     # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
-    #    cu129 row (torch.toml:1883) does not record its archs, so the newest build known
-    #    to carry sm_100 wins: 2.11.0 cu128 (cu128 ends with 2.11)
-    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.11.0 cu128"}),
+    #    cu129 row does not record its archs, but every 2.13.0 sibling whose CUDA can emit
+    #    sm_100 (cu130, cu132) carries it: inferred, and the newest release wins.
+    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.13.0 cu129"}),
     # Windows 576.02 (CUDA 12.9): no cu129 on Windows; 2.11.0 cu128 has sm_120 (1614)
     Case(
         "win-576-rtx5090",
@@ -502,7 +503,7 @@ def test_framework_without_rows_is_passed_on(matrix: Any) -> None:
     ],
 )
 def test_target_from_flags_gpu_names(name: str, cc: str, matrix: Any) -> None:
-    from envcheck.resolve.target import target_from_flags
+    from envcheck.compat.target import target_from_flags
 
     t = target_from_flags(matrix, driver="580.65.06", gpus=(name,))
     assert [f"{c.major}.{c.minor}" for c in t.gpus] == [cc]

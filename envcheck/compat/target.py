@@ -33,6 +33,9 @@ class Target:
     gpu_names: tuple[str, ...] = ()
     python: Optional[str] = None
     """``3.11``"""
+    nvidia: Optional[bool] = None
+    """True: an NVIDIA GPU or driver is present; False: detection ran and found
+    none (or ``--gpu none``); None: not known."""
 
     @property
     def platform(self) -> Optional[str]:
@@ -102,6 +105,7 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
         gpus=tuple(dict.fromkeys(ccs)),
         gpu_names=tuple(names),
         python=python,
+        nvidia=snapshot.nvidia(),
     )
 
 
@@ -158,6 +162,12 @@ def target_from_flags(
         if parsed is None:
             raise ValueError(f"cannot read driver version {driver!r} (e.g. 535.104.05)")
         changes["driver"] = parsed
+    if any(g.strip().lower() == "none" for g in gpus):
+        # --gpu none: a machine known to have no NVIDIA GPU (plans CPU builds).
+        changes["nvidia"] = False
+        gpus = tuple(g for g in gpus if g.strip().lower() != "none")
+    if driver is not None or gpus:
+        changes["nvidia"] = True
     if gpus:
         resolved = [resolve_gpu(g, matrix) for g in gpus]
         changes["gpus"] = tuple(dict.fromkeys(cc for cc, _ in resolved))

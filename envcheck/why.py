@@ -1,9 +1,8 @@
 """`envcheck matrix why`: does a combination work, and every reason why (pure).
 
-Framework builds are judged by ``envcheck.resolve.constraints.check_build`` and
-``build_caveats`` (the single copy of the constraint logic); this module adds the
-reasons a constraint *holds* (with their sources), the cuDNN and CUDA-toolkit
-specs, and the cross-checks between the specs given together.
+Framework builds are judged by the one judge (``envcheck.compat.judge``), whose
+verdicts this module only formats; it adds the cuDNN and CUDA-toolkit specs and
+the cross-checks between the specs given together.
 """
 
 from __future__ import annotations
@@ -15,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck.errors import InputError
 
 if TYPE_CHECKING:
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build, CudnnRelease
     from envcheck.model.versions import CudaVersion
-    from envcheck.resolve.target import Target
 
 OK = "ok"
 ERROR = "error"
@@ -202,66 +201,9 @@ def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
 
 
 def _option_label(build: Build, version: str) -> str:
-    from envcheck.resolve.constraints import build_label
+    from envcheck.compat.candidate import from_build
 
-    label = build_label(build, version)
-    if build.extra:
-        label = label.replace(build.package, f"{build.package}[{build.extra}]", 1)
-    return label
-
-
-def _positive_reasons(build: Build, target: Target, matrix: Matrix) -> list[Reason]:
-    """What holds for the build on the target (each with its source)."""
-    from envcheck.matrix import build_runs_on
-
-    out: list[Reason] = []
-    cite = build.origin.cite()
-    if target.platform is not None and build.platforms and target.platform in build.platforms:
-        out.append(Reason(OK, f"built for {target.platform}", (cite,)))
-    if target.python is not None and build.python and target.python in build.python:
-        out.append(Reason(OK, f"supports Python {target.python}", (cite,)))
-    if build.cuda is not None and target.driver is not None:
-        support = matrix.driver_supports(target.driver, build.cuda, target.driver_os)
-        req = matrix.driver_requirement(build.cuda, target.driver_os)
-        sources = tuple(o.cite() for o in req.origins)
-        if support == "native" and req.native is not None:
-            out.append(
-                Reason(
-                    OK,
-                    f"driver {target.driver.raw} >= {req.native.raw}, the minimum for CUDA "
-                    f"{build.cuda} on {target.driver_os}",
-                    sources,
-                )
-            )
-        elif support == "native":
-            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
-            out.append(
-                Reason(
-                    OK, f"driver {target.driver.raw} supports CUDA up to {top}", sources or (cite,)
-                )
-            )
-        elif support == "minor_compat" and req.floor is not None:
-            out.append(
-                Reason(
-                    OK,
-                    f"driver {target.driver.raw} >= {req.floor.raw}, the CUDA {build.cuda.major}.x "
-                    "minor-version compatibility floor",
-                    sources,
-                )
-            )
-    for cc in target.gpus:
-        if build.cuda is None:
-            continue
-        runs = build_runs_on(build, cc)
-        if runs:
-            sass = [a for a in build.archs or () if a.major == cc.major and a.minor <= cc.minor]
-            how = (
-                f"SASS for {sass[-1].sm}"
-                if sass
-                else f"PTX JIT from {', '.join(map(str, build.ptx or ()))}"
-            )
-            out.append(Reason(OK, f"has kernels for {cc.sm} ({how})", (cite,)))
-    return out
+    return from_build(build, version).label
 
 
 def _framework_options(
@@ -269,8 +211,16 @@ def _framework_options(
 ) -> tuple[list[Option], list[Reason]]:
     from dataclasses import replace
 
-    from envcheck.resolve.constraints import build_caveats, check_build
+    from envcheck.compat import judge as J
+    from envcheck.compat.candidate import from_build
 
+    levels = {
+        J.Level.OK: OK,
+        J.Level.INFO: INFO,
+        J.Level.WARNING: WARNING,
+        J.Level.UNKNOWN: WARNING,
+        J.Level.ERROR: ERROR,
+    }
     builds = _builds(matrix, spec)
     if not builds:
         known = matrix.releases(spec.kind)
@@ -304,19 +254,14 @@ def _framework_options(
             and all(p.startswith("windows") for p in build.platforms)
         ):
             on = replace(target, os="windows")
-        blockers = check_build(build, version, on, matrix)
-        reasons = [Reason(ERROR, b.message, b.sources) for b in blockers]
-        unaccelerated = wants_gpu and build.cuda is None
-        if unaccelerated:
-            reasons.append(Reason(ERROR, _no_cuda_message(build), (build.origin.cite(),)))
-        reasons += _positive_reasons(build, on, matrix)
-        caveat_sources: tuple[str, ...] = (build.origin.cite(),)
-        if build.cuda is not None and on.driver is not None:
-            req = matrix.driver_requirement(build.cuda, on.driver_os)
-            caveat_sources = tuple(o.cite() for o in req.origins) or caveat_sources
-        for caveat in build_caveats(build, on, matrix):
-            sources = caveat_sources if "minor-version" in caveat else (build.origin.cite(),)
-            reasons.append(Reason(WARNING, caveat, sources))
+        verdict = J.judge(from_build(build, version), on, matrix)
+        skip = () if wants_gpu else (J.CPU_ONLY, J.ROCM)
+        reasons = [
+            Reason(levels[r.level], r.message, r.sources)
+            for r in verdict.reasons
+            if r.code not in skip and r.code not in (J.WITHDRAWN, J.UNVERIFIED)
+        ]
+        blocked = any(r.level is J.Level.ERROR and r.code not in skip for r in verdict.reasons)
         facts = []
         if build.cuda is not None:
             facts.append(f"CUDA {build.cuda}")
@@ -354,7 +299,7 @@ def _framework_options(
         label = _option_label(build, version)
         if labels.count(label) > 1 and build.platforms:
             label += f" for {', '.join(build.platforms)}"
-        options.append(Option(label, not blockers and not unaccelerated, tuple(reasons), build))
+        options.append(Option(label, not blocked, tuple(reasons), build))
     return options, []
 
 
@@ -366,12 +311,6 @@ def _wants_cuda(spec: Spec, target: Target) -> bool:
     if spec.variant is not None and not spec.variant.startswith("cu"):
         return False
     return not spec.package.endswith("-cpu")
-
-
-def _no_cuda_message(build: Build) -> str:
-    if build.variant.startswith("rocm"):
-        return f"{build.variant} build is for AMD GPUs: no CUDA acceleration on this NVIDIA target"
-    return "CPU-only build: it installs, but gives no GPU acceleration on this NVIDIA target"
 
 
 def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:

@@ -1,0 +1,551 @@
+"""The one compatibility judgement: does this build run on this target, and why.
+
+``judge(candidate, target, matrix)`` returns a ``Verdict``: ``runs``, ``fails``
+or ``unknown`` with typed reasons (a stable code, a level, the doctor category,
+a message and the matrix sources). ``judge_set`` judges what an under-specified
+build may be (a version with no build facts stands for every build pip could
+have installed). ``rank_key`` is the one ordering of candidates. The resolver,
+the doctor, ``matrix why``, ``check``, ``explain`` and ``fleet`` consume these
+verdicts and only format them.
+
+Facts of the target that are unknown (``None``) are not checked; a fact of the
+candidate that is unknown where the target's is known (the architecture list,
+the driver a CUDA release needs) makes the verdict ``unknown`` unless the matrix
+bounds it (what the build's CUDA toolkit can emit, what sibling variants of the
+same release were compiled for).
+
+Pure: a function of (candidate, target, matrix).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
+
+from envcheck.compat.candidate import Candidate, sibling_builds
+from envcheck.model.finding import Category
+
+if TYPE_CHECKING:
+    from envcheck.compat.target import Target
+    from envcheck.matrix import Matrix
+    from envcheck.model.versions import ComputeCapability, CudaVersion
+
+# Reason codes: stable identifiers shared by every consumer.
+PLATFORM = "platform"
+PYTHON = "python"
+DRIVER = "driver"
+DRIVER_MINOR_COMPAT = "driver_minor_compat"
+DRIVER_UNKNOWN = "driver_unknown"
+GPU_DROPPED = "gpu_dropped_by_driver"
+GPU_ARCH = "gpu_arch"
+GPU_ARCH_PTX = "gpu_arch_ptx"
+GPU_ARCH_UNKNOWN = "gpu_arch_unknown"
+CPU_ONLY = "cpu_only"
+ROCM = "rocm"
+NO_GPU = "no_gpu"
+WITHDRAWN = "withdrawn"
+UNVERIFIED = "unverified"
+BUILD_UNKNOWN = "build_unknown"
+
+
+class Level(str, enum.Enum):
+    """How a reason weighs: ``error`` blocks, ``unknown`` leaves the verdict open."""
+
+    OK = "ok"
+    INFO = "info"
+    WARNING = "warning"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+
+
+class Status(str, enum.Enum):
+    RUNS = "runs"
+    FAILS = "fails"
+    UNKNOWN = "unknown"
+
+
+class Code(enum.IntEnum):
+    """How the build reaches the target's GPUs; higher is better."""
+
+    NONE = 0
+    """No GPU code (CPU build, or no GPU to run on)."""
+    UNKNOWN = 1
+    PTX = 2
+    NATIVE = 3
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    level: Level
+    category: Category
+    message: str
+    sources: tuple[str, ...] = ()
+    inferred: bool = False
+    """Derived from the matrix rather than read for this exact build."""
+    subject: Optional[str] = None
+    """What the reason is about beyond the build: the GPU (``RTX 5090 (sm_120)``), or
+    the driver version a fix needs."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "level": self.level.value,
+            "category": self.category.value,
+            "message": self.message,
+            "sources": list(self.sources),
+            "inferred": self.inferred,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    candidate: Candidate
+    status: Status
+    reasons: tuple[Reason, ...]
+    code: Code = Code.NONE
+
+    @property
+    def runs(self) -> bool:
+        return self.status is Status.RUNS
+
+    @property
+    def errors(self) -> tuple[Reason, ...]:
+        return tuple(r for r in self.reasons if r.level is Level.ERROR)
+
+    def of(self, *codes: str) -> tuple[Reason, ...]:
+        return tuple(r for r in self.reasons if r.code in codes)
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.candidate
+        return {
+            "framework": c.framework,
+            "version": c.version,
+            "package": c.package,
+            "variant": c.variant,
+            "status": self.status.value,
+            "code": self.code.name.lower(),
+            "reasons": [r.to_json() for r in self.reasons],
+        }
+
+
+@dataclass(frozen=True)
+class SetVerdict:
+    """The verdict over every build an installed framework may be."""
+
+    status: Status
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def running(self) -> tuple[Verdict, ...]:
+        return tuple(v for v in self.verdicts if v.runs)
+
+    @property
+    def failing(self) -> tuple[Verdict, ...]:
+        return tuple(v for v in self.verdicts if v.status is Status.FAILS)
+
+
+# -- facts of the target alone -------------------------------------------------
+
+
+def gpu_driver_reasons(target: Target, matrix: Matrix) -> tuple[Reason, ...]:
+    """A GPU whose architecture the target's driver branch no longer supports."""
+    if target.driver is None:
+        return ()
+    out = []
+    for cc, name in _named_gpus(target):
+        arch = matrix.architecture_for(cc)
+        retired = None if arch is None else matrix.retired_arch(arch.name)
+        if arch is None or retired is None or target.driver.branch <= retired.last_branch:
+            continue
+        out.append(
+            Reason(
+                GPU_DROPPED,
+                Level.ERROR,
+                Category.GPU_ARCH_UNSUPPORTED,
+                f"{name} ({arch.name}) is not supported by driver branch "
+                f"{target.driver.branch}: install a driver from the {retired.last_branch} "
+                f"branch, the last for {arch.name}",
+                (retired.origin.cite(),),
+            )
+        )
+    return tuple(out)
+
+
+def _named_gpus(target: Target) -> list[tuple[ComputeCapability, str]]:
+    names = list(target.gpu_names)
+    out = []
+    for i, cc in enumerate(target.gpus):
+        name = names[i] if i < len(names) and len(names) == len(target.gpus) else cc.sm
+        out.append((cc, name if cc.sm in name else f"{name} ({cc.sm})"))
+    return out
+
+
+# -- the judgement -------------------------------------------------------------
+
+
+def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
+    """Whether ``candidate`` runs on ``target``, with every reason (see module doc)."""
+    c = candidate
+    reasons: list[Reason] = []
+    src = c.sources
+    platform = target.platform
+    if platform is not None and c.platforms:
+        if platform in c.platforms:
+            reasons.append(Reason(PLATFORM, Level.OK, Category.OTHER, f"built for {platform}", src))
+        else:
+            where = "native Windows" if target.os == "windows" else platform
+            reasons.append(
+                Reason(
+                    PLATFORM,
+                    Level.ERROR,
+                    Category.PLATFORM_UNSUPPORTED,
+                    f"{c.label} has no build for {where}",
+                    src,
+                )
+            )
+    if target.python is not None and c.python:
+        if target.python in c.python:
+            reasons.append(
+                Reason(PYTHON, Level.OK, Category.OTHER, f"supports Python {target.python}", src)
+            )
+        else:
+            reasons.append(
+                Reason(
+                    PYTHON,
+                    Level.ERROR,
+                    Category.PYTHON_UNSUPPORTED,
+                    f"{c.label} supports Python {', '.join(c.python)}, not {target.python}",
+                    src,
+                )
+            )
+    if c.build is not None and c.build.withdrawn:
+        reasons.append(
+            Reason(
+                WITHDRAWN,
+                Level.WARNING,
+                Category.OTHER,
+                "its files are no longer on the index that served them: an installed copy "
+                "works as judged here, but pip cannot install it now",
+                src,
+            )
+        )
+    code = Code.NONE
+    if c.cpu_only is None and c.cuda is None and not c.rocm:
+        reasons.append(
+            Reason(
+                BUILD_UNKNOWN,
+                Level.UNKNOWN if target.nvidia else Level.INFO,
+                Category.OTHER,
+                f"whether {c.label} is a CUDA or a CPU build is not known",
+                src,
+            )
+        )
+    elif c.rocm:
+        if target.nvidia or target.gpus or target.driver is not None:
+            reasons.append(
+                Reason(
+                    ROCM,
+                    Level.ERROR,
+                    Category.CPU_ONLY_BUILD,
+                    f"{c.label} is a ROCm (AMD) build; it cannot use NVIDIA GPUs",
+                    src,
+                )
+            )
+    elif c.cpu_only:
+        if target.nvidia or target.gpus or target.driver is not None:
+            reasons.append(
+                Reason(
+                    CPU_ONLY,
+                    Level.ERROR,
+                    Category.CPU_ONLY_BUILD,
+                    f"{c.label} is a CPU-only build: it cannot use the NVIDIA GPU",
+                    src,
+                )
+            )
+    else:
+        code = _cuda_reasons(c, target, matrix, reasons)
+    if c.build is not None and not c.build.origin.verified:
+        note = c.build.origin.note
+        reasons.append(
+            Reason(
+                UNVERIFIED,
+                Level.INFO,
+                Category.OTHER,
+                "this matrix row is unverified" + (f": {note}" if note else ""),
+                src,
+            )
+        )
+    levels = {r.level for r in reasons}
+    if Level.ERROR in levels:
+        status = Status.FAILS
+    elif Level.UNKNOWN in levels:
+        status = Status.UNKNOWN
+    else:
+        status = Status.RUNS
+    return Verdict(c, status, tuple(reasons), code)
+
+
+def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Reason]) -> Code:
+    """Driver and GPU-architecture reasons of a CUDA build; returns how it reaches the GPUs."""
+    if target.nvidia is False:
+        reasons.append(
+            Reason(
+                NO_GPU,
+                Level.WARNING,
+                Category.NO_GPU,
+                f"{c.label} is a CUDA build but the target has no NVIDIA GPU: it runs on the "
+                "CPU only, and a CPU build is much smaller",
+                c.sources,
+            )
+        )
+        return Code.NONE
+    if c.cuda is not None and target.driver is not None:
+        _driver_reasons(c, target, matrix, reasons)
+    reasons.extend(gpu_driver_reasons(target, matrix))
+    code = Code.NATIVE if target.gpus else Code.UNKNOWN
+    for cc, name in _named_gpus(target):
+        code = min(code, _arch_reason(c, cc, name, matrix, reasons))
+    return code
+
+
+def _driver_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Reason]) -> None:
+    assert c.cuda is not None
+    assert target.driver is not None
+    driver = target.driver
+    os_name = target.driver_os
+    support = matrix.driver_supports(driver, c.cuda, os_name)
+    req = matrix.driver_requirement(c.cuda, os_name)
+    sources = tuple(o.cite() for o in req.origins) or c.sources
+    need = req.floor or req.native
+    if support == "no":
+        top = matrix.max_cuda_for_driver(driver, os_name)
+        top_text = f"supports CUDA up to {top}" if top else "is older than every CUDA release"
+        reasons.append(
+            Reason(
+                DRIVER,
+                Level.ERROR,
+                Category.DRIVER_TOO_OLD,
+                f"{c.label} needs CUDA {c.cuda}, which needs driver >= "
+                f"{need.raw if need else '?'}"
+                + (" (minor-version compatibility floor)" if req.floor else "")
+                + f"; driver {driver.raw} {top_text}",
+                sources,
+            )
+        )
+    elif support == "minor_compat":
+        reasons.append(
+            Reason(
+                DRIVER_MINOR_COMPAT,
+                Level.WARNING,
+                Category.DRIVER_TOO_OLD,
+                f"runs through CUDA minor-version compatibility: driver {driver.raw} >= "
+                f"{req.floor.raw if req.floor else '?'}, the CUDA {c.cuda.major}.x floor, but "
+                f"below {req.native.raw if req.native else '?'}, the native minimum for CUDA "
+                f"{c.cuda}; not covered: " + "; ".join(req.caveats[:1]),
+                sources,
+                subject=req.native.raw if req.native else None,
+            )
+        )
+    elif support == "native":
+        if req.native is not None:
+            text = (
+                f"driver {driver.raw} >= {req.native.raw}, the minimum for CUDA {c.cuda} "
+                f"on {os_name}"
+            )
+        else:
+            top = matrix.max_cuda_for_driver(driver, os_name)
+            text = f"driver {driver.raw} supports CUDA up to {top}"
+        reasons.append(Reason(DRIVER, Level.OK, Category.OTHER, text, sources))
+    else:
+        reasons.append(
+            Reason(
+                DRIVER_UNKNOWN,
+                Level.UNKNOWN,
+                Category.DRIVER_TOO_OLD,
+                f"the matrix does not know the driver needed for CUDA {c.cuda}",
+                c.sources,
+            )
+        )
+
+
+def _arch_reason(
+    c: Candidate, cc: ComputeCapability, name: str, matrix: Matrix, reasons: list[Reason]
+) -> Code:
+    """One GPU against the build's compiled code (or its bounds when unknown)."""
+    inferred = False
+    archs, ptx = c.archs, c.ptx
+    where = c.archs_from
+    src = c.sources
+    if archs is None:
+        archs, ptx, where, src = _inferred_code(c, cc, matrix)
+        inferred = True
+    if archs is None:
+        reasons.append(
+            Reason(
+                GPU_ARCH_UNKNOWN,
+                Level.UNKNOWN,
+                Category.GPU_ARCH_UNSUPPORTED,
+                f"whether {c.label} has kernels for {name} is not known (its compiled "
+                "architectures are not in the matrix)",
+                src,
+            )
+        )
+        return Code.UNKNOWN
+    sass = [a for a in archs if _sass_for(a, cc)]
+    jit = [p for p in ptx or () if p <= cc]
+    built = _built_for(archs, ptx)
+    if sass:
+        reasons.append(
+            Reason(
+                GPU_ARCH,
+                Level.OK,
+                Category.OTHER,
+                f"has kernels for {name} (SASS for {max(sass).sm}" + _from(where) + ")",
+                src,
+                inferred,
+            )
+        )
+        return Code.NATIVE
+    if jit:
+        reasons.append(
+            Reason(
+                GPU_ARCH_PTX,
+                Level.WARNING,
+                Category.GPU_ARCH_UNSUPPORTED,
+                f"{c.label} runs on {name} only by JIT-compiling PTX for {max(jit)} "
+                f"(built for {built}{_from(where)}): a slow first start, and code newer than "
+                "the driver fails",
+                src,
+                inferred,
+            )
+        )
+        return Code.PTX
+    why = f"{where}" if inferred else f"built for {built}{_from(where)}"
+    reasons.append(
+        Reason(
+            GPU_ARCH,
+            Level.ERROR,
+            Category.GPU_ARCH_UNSUPPORTED,
+            f"{c.label} has no kernels for {name} ({why})",
+            src,
+            inferred,
+            name,
+        )
+    )
+    return Code.NONE
+
+
+def _from(where: Optional[str]) -> str:
+    return f", from {where}" if where else ""
+
+
+def _built_for(archs: tuple[ComputeCapability, ...], ptx: Optional[tuple[Any, ...]]) -> str:
+    text = ", ".join(a.sm for a in archs) or "no SASS"
+    if ptx:
+        text += " + PTX " + ", ".join(str(p) for p in ptx)
+    return text
+
+
+def _inferred_code(
+    c: Candidate, cc: ComputeCapability, matrix: Matrix
+) -> tuple[Any, Any, str, tuple[str, ...]]:
+    """Bounds on an unknown architecture list: (SASS, PTX, where, sources) or Nones.
+
+    The build's CUDA toolkit can only emit SASS for the capabilities its nvcc
+    lists (cuda_arch.toml). The other CUDA variants of the same release are built
+    from one configuration, so their lists tell what this one carries for a GPU
+    the toolkit can target, and whether the release ships PTX at all.
+    """
+    siblings = sibling_builds(c, matrix)
+    toolkit = None if c.cuda is None else matrix.toolkit_archs_for(c.cuda)
+    emits = None if c.cuda is None else _emits(matrix, c.cuda, cc)
+    sib_sources = tuple(dict.fromkeys(b.origin.cite() for b in siblings))
+    sib_ptx = [p for b in siblings for p in b.ptx or ()]
+    if emits is False and siblings and not any(p <= cc for p in sib_ptx):
+        # No SASS is possible, and the release ships no PTX that could JIT here.
+        where = (
+            f"CUDA {c.cuda}'s nvcc cannot compile for {cc.sm}, and the release's other "
+            "variants carry no PTX for it"
+        )
+        return (), (), where, (*(toolkit.origin.cite(),), *sib_sources) if toolkit else sib_sources
+    # Only siblings whose toolkit can target the GPU say whether the release compiles
+    # for it (a cu126 sibling lacks sm_120 because CUDA 12.6 cannot emit it).
+    able = [b for b in siblings if b.cuda is not None and _emits(matrix, b.cuda, cc)]
+    if emits and able:
+        with_sass = [b for b in able if any(_sass_for(a, cc) for a in b.archs or ())]
+        if len(with_sass) == len(able):
+            archs = tuple(a for a in with_sass[0].archs or () if a.major == cc.major)
+            variants = ", ".join(dict.fromkeys(b.variant for b in able))
+            where = f"inferred from the release's {variants} builds"
+            return archs, (), where, tuple(dict.fromkeys(b.origin.cite() for b in able))
+    return None, None, "", c.sources
+
+
+def _sass_for(arch: ComputeCapability, cc: ComputeCapability) -> bool:
+    """SASS for ``arch`` runs on ``cc``: same major, lower or equal minor (CUDA C++
+    Programming Guide, "Binary Compatibility")."""
+    return arch.major == cc.major and arch.minor <= cc.minor
+
+
+def _emits(matrix: Matrix, cuda: CudaVersion, cc: ComputeCapability) -> Optional[bool]:
+    """Whether nvcc of ``cuda`` can compile SASS that runs on ``cc``; None when unknown."""
+    toolkit = matrix.toolkit_archs_for(cuda)
+    if toolkit is None:
+        return None
+    return any(_sass_for(a, cc) for a in toolkit.compute_capabilities)
+
+
+# -- sets and ranking ----------------------------------------------------------
+
+
+def judge_set(candidates: tuple[Candidate, ...], target: Target, matrix: Matrix) -> SetVerdict:
+    """``fails`` when none runs, ``runs`` when all run, else ``unknown``."""
+    verdicts = tuple(judge(c, target, matrix) for c in candidates)
+    statuses = {v.status for v in verdicts}
+    if not verdicts:
+        status = Status.UNKNOWN
+    elif statuses == {Status.FAILS}:
+        status = Status.FAILS
+    elif statuses == {Status.RUNS}:
+        status = Status.RUNS
+    else:
+        status = Status.UNKNOWN
+    return SetVerdict(status, verdicts)
+
+
+def rank_key(
+    verdict: Verdict, target: Target, prefer: Optional[Candidate] = None
+) -> tuple[Any, ...]:
+    """The one ordering of candidates, best first under ``sorted(..., reverse=True)``.
+
+    Builds that run before ones that cannot be judged (failing ones are not
+    ranked); on a machine with no NVIDIA GPU CPU builds first, elsewhere GPU
+    builds first; the user's own version and variant where it runs; then the
+    newest release; native code for the GPUs over PTX JIT over unknown; a
+    build whose wheels bring CUDA; a driver that runs it natively rather than
+    through minor-version compatibility; the variant plain pip installs; the
+    newer CUDA.
+    """
+    from envcheck.matrix import _version_key
+
+    c = verdict.candidate
+    gpu_build = not c.cpu_only and not c.rocm
+    wants_gpu = target.nvidia is not False
+    own = prefer is not None and (
+        _version_key(prefer.version) == _version_key(c.version)
+        and (prefer.variant is None or prefer.variant == c.variant)
+    )
+    b = c.build
+    return (
+        verdict.status is Status.RUNS,
+        gpu_build == wants_gpu,
+        own,
+        _version_key(c.version),
+        int(verdict.code),
+        bool(b is not None and b.bundles_cuda),
+        not verdict.of(DRIVER_MINOR_COMPAT),
+        bool(b is not None and b.pypi_default),
+        c.cuda or (0, 0),
+    )

@@ -1,0 +1,209 @@
+"""Does each installed framework build run on this machine: the judge's verdicts as findings.
+
+The judgement is ``envcheck.compat.judge``; this rule only turns its reasons into
+findings with evidence and fixes. An installed framework with no build facts
+stands for every build pip could have installed for its version: the finding
+then says whether all of them, none or only some would run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
+
+from envcheck.compat import judge as J
+from envcheck.compat.candidate import candidates_for_installed
+from envcheck.model.finding import Category, Finding, Severity
+from envcheck.rules._facts import fw_label, target_of
+from envcheck.rules._fix import install_fix
+from envcheck.rules.driver import DRIVER_DOWNLOAD
+
+if TYPE_CHECKING:
+    from envcheck.compat.target import Target
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Framework, Snapshot
+
+DRIVER_TOO_OLD = "driver-too-old"
+DRIVER_MINOR_COMPAT = "driver-minor-compat"
+GPU_ARCH_UNSUPPORTED = "gpu-arch-unsupported"
+GPU_ARCH_PTX_ONLY = "gpu-arch-ptx-only"
+PYTHON_UNSUPPORTED = "python-unsupported"
+BUILD_UNDECIDED = "build-undecided"
+
+# Judge reason code → (finding id, severity when it blocks / warns). CPU-only,
+# platform and retired-GPU reasons have rules of their own with richer fixes.
+_FINDING = {
+    J.DRIVER: DRIVER_TOO_OLD,
+    J.DRIVER_MINOR_COMPAT: DRIVER_MINOR_COMPAT,
+    J.GPU_ARCH: GPU_ARCH_UNSUPPORTED,
+    J.GPU_ARCH_PTX: GPU_ARCH_PTX_ONLY,
+    J.PYTHON: PYTHON_UNSUPPORTED,
+}
+
+_SHOWN = (J.Level.WARNING, J.Level.ERROR)
+
+_HOW_TO_TELL = {
+    "torch": 'python -c "import torch; print(torch.__version__, torch.version.cuda)"',
+    "tensorflow": 'python -c "import tensorflow as tf; print(tf.sysconfig.get_build_info())"',
+    "jax": 'python -c "import jax; print(jax.print_environment_info())"',
+    "paddle": 'python -c "import paddle; print(paddle.version.cuda())"',
+    "cupy": 'python -c "import cupy; print(cupy.cuda.runtime.runtimeGetVersion())"',
+    "onnxruntime": 'python -c "import onnxruntime as o; print(o.get_available_providers())"',
+}
+
+
+def check_builds(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    target = target_of(snapshot, matrix)
+    for fw in snapshot.frameworks:
+        if fw.name in (None, "keras"):
+            continue
+        candidates = candidates_for_installed(fw, matrix, target.platform)
+        if not candidates:
+            continue
+        verdict = J.judge_set(candidates, target, matrix)
+        if verdict.status is J.Status.UNKNOWN and verdict.running and verdict.failing:
+            yield _undecided(fw, verdict, snapshot)
+            continue
+        shown = verdict.failing or verdict.verdicts
+        bare = not (
+            fw.cuda_version or fw.variant or fw.cpu_only is not None or "+" in (fw.version or "")
+        )
+        yield from _findings(fw, shown, target, snapshot, matrix, bare)
+
+
+def _findings(
+    fw: Framework,
+    verdicts: tuple[J.Verdict, ...],
+    target: Target,
+    snapshot: Snapshot,
+    matrix: Matrix,
+    inferred_set: bool,
+) -> Iterator[Finding]:
+    """One finding per reason code that every verdict in ``verdicts`` shares."""
+    codes = [
+        {r.code for r in v.reasons if r.code in _FINDING and r.level in _SHOWN} for v in verdicts
+    ]
+    shared = set.intersection(*codes) if codes else set()
+    first = verdicts[0]
+    for reason in first.reasons:
+        if reason.code not in shared or reason.level not in _SHOWN:
+            continue
+        shared.discard(reason.code)
+        yield _finding(fw, reason, first, target, snapshot, matrix, inferred_set)
+
+
+def _finding(
+    fw: Framework,
+    reason: J.Reason,
+    verdict: J.Verdict,
+    target: Target,
+    snapshot: Snapshot,
+    matrix: Matrix,
+    inferred_set: bool,
+) -> Finding:
+    fid = _FINDING[reason.code]
+    c = verdict.candidate
+    evidence = [_build_evidence(fw, verdict, inferred_set)]
+    if reason.code in (J.DRIVER, J.DRIVER_MINOR_COMPAT) and target.driver is not None:
+        evidence.insert(0, f"driver.version = {target.driver.raw}")
+    if reason.code == J.PYTHON:
+        evidence.insert(0, f"python.version = {snapshot.python.version}")
+    evidence.append(reason.message)
+    if reason.inferred:
+        evidence.append("inferred from the matrix (the build's own list was not recorded)")
+    blocking = reason.level is J.Level.ERROR
+    fix: Optional[str] = None
+    title = reason.message
+    severity = Severity.ERROR if blocking else Severity.WARNING
+    if reason.code == J.DRIVER:
+        title = f"Driver {target.driver.raw if target.driver else '?'} is too old for " + (
+            f"{fw_label(fw)} (CUDA {c.cuda})"
+        )
+        need = matrix.min_driver_for_cuda(c.cuda, target.driver_os) if c.cuda else None
+        fix = (
+            f"Upgrade the NVIDIA driver to {need.raw if need else 'a newer branch'} or newer: "
+            f"{DRIVER_DOWNLOAD}"
+        )
+        alt = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
+        if alt:
+            fix += f"\nOr install a build that runs on this driver:\n  {alt}"
+    elif reason.code == J.DRIVER_MINOR_COMPAT:
+        title = (
+            f"{fw_label(fw)} (CUDA {c.cuda}) runs on driver "
+            f"{target.driver.raw if target.driver else '?'} only through CUDA minor-version "
+            "compatibility"
+        )
+        fix = (
+            "Usually fine. Code that JIT-compiles PTX newer than the driver fails "
+            "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION); upgrade the driver to "
+            f"{reason.subject or 'a newer branch'} to be safe."
+        )
+    elif reason.code == J.GPU_ARCH and blocking:
+        alt = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
+        fix = (
+            f"Install a build compiled for this GPU:\n  {alt}"
+            if alt
+            else "No build in the matrix runs on this GPU with this driver; "
+            f"see `envcheck plan {fw.name} --explain`."
+        )
+    elif reason.code == J.GPU_ARCH_PTX:
+        fix = (
+            "Expect a slow first start while kernels compile; install a build with native "
+            "kernels for this GPU if one exists."
+        )
+    elif reason.code == J.PYTHON:
+        # It is installed, so some wheel existed for this Python: outside the
+        # supported list it is a risk (experimental, untested), not a certain failure.
+        severity = Severity.WARNING
+        title = f"{fw_label(fw)} does not list Python {target.python} as supported"
+        pys = c.python
+        fix = (
+            f"Use Python {pys[-1] if pys else 'a supported version'} for this environment, "
+            f"or install a {fw.name} release that supports Python {target.python} "
+            f"(envcheck plan {fw.name} --python {target.python})."
+        )
+    return Finding(
+        _FINDING[reason.code],
+        reason.category if blocking or reason.code != J.PYTHON else Category.PYTHON_UNSUPPORTED,
+        severity,
+        title
+        if fid != GPU_ARCH_UNSUPPORTED
+        else f"{fw_label(fw)} has no kernels for {reason.subject or 'this GPU'}",
+        evidence=tuple(evidence),
+        fix=fix,
+        sources=reason.sources,
+    )
+
+
+def _build_evidence(fw: Framework, verdict: J.Verdict, inferred_set: bool) -> str:
+    c = verdict.candidate
+    if inferred_set:
+        return (
+            f"{fw.name} {fw.version}: no build facts were recorded; judged as {c.label}, "
+            "what pip installs for that version here"
+        )
+    what = f"{fw.name} {fw.version}"
+    if c.cuda is not None:
+        what += f" was built with CUDA {c.cuda}"
+    return what
+
+
+def _undecided(fw: Framework, verdict: J.SetVerdict, snapshot: Snapshot) -> Finding:
+    runs = ", ".join(v.candidate.label for v in verdict.running)
+    fails = "; ".join(
+        f"{v.candidate.label}: {v.errors[0].message}" for v in verdict.failing if v.errors
+    )
+    tell = _HOW_TO_TELL.get(fw.name or "", "")
+    return Finding(
+        BUILD_UNDECIDED,
+        Category.OTHER,
+        Severity.WARNING,
+        f"Whether {fw_label(fw)} runs here depends on which of its builds is installed",
+        evidence=(
+            f"{fw.name} {fw.version}: no CUDA version or variant was recorded",
+            f"would run: {runs}",
+            f"would not: {fails}",
+        ),
+        fix=("Find out which build is installed:\n  " + tell) if tell else None,
+        sources=tuple(dict.fromkeys(s for v in verdict.verdicts for s in v.candidate.sources)),
+    )

@@ -1,0 +1,230 @@
+"""The one judge: verdicts, inference over unknown facts, and agreement between commands.
+
+Uses the shipped matrix: the cases are the ones issue 12 found answered differently
+by different commands.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Any, Optional
+
+import pytest
+
+from envcheck.check.check import check_pins
+from envcheck.check.model import Environment, Project
+from envcheck.check.parse_requirements import parse_requirements
+from envcheck.compat import judge as J
+from envcheck.compat.candidate import candidates_for_installed, from_build, pip_candidates
+from envcheck.compat.target import Target, target_from_flags, target_from_snapshot
+from envcheck.doctor import diagnose
+from envcheck.model.snapshot import Snapshot
+from envcheck.resolve.plan import plan
+from envcheck.why import explain_specs
+
+
+@pytest.fixture(scope="module")
+def matrix() -> Any:
+    from envcheck.matrix import bundled_dir, load_matrix_from
+
+    return load_matrix_from(bundled_dir())
+
+
+def flags(matrix: Any, **kw: Any) -> Target:
+    gpus = kw.pop("gpus", ())
+    return target_from_flags(matrix, gpus=tuple(gpus), **kw)
+
+
+def snapshot(**parts: Any) -> Snapshot:
+    data: dict[str, Any] = {
+        "schema": "envcheck.snapshot/1",
+        "platform": {"os": "linux", "arch": "x86_64"},
+    }
+    data.update(parts)
+    return Snapshot.from_json(data)
+
+
+def test_kepler_on_a_driver_branch_that_dropped_it_fails_everywhere(matrix: Any) -> None:
+    # torch 2.3.0+cu118 on a K80 with driver 535: the 535 branch has no Kepler support.
+    target = flags(matrix, driver="535.104.05", gpus=["3.7"])
+    build = next(b for b in matrix.builds_for("torch", "2.3.0") if b.variant == "cu118")
+    verdict = J.judge(from_build(build, "2.3.0"), target, matrix)
+    assert verdict.status is J.Status.FAILS
+    assert [r.code for r in verdict.errors] == [J.GPU_DROPPED]
+    assert "470" in verdict.errors[0].message
+    # plan reads the +cu118 local label and refuses with the same reason
+    result = plan(("torch==2.3.0+cu118",), target, matrix)
+    assert not result.ok
+    assert result.unsatisfiable is not None
+    assert "not supported by driver branch 535" in result.unsatisfiable.message
+    why = explain_specs(("torch==2.3.0+cu118",), target, matrix)
+    assert not why.works
+
+
+def test_a_local_label_is_read_by_plan(matrix: Any) -> None:
+    target = flags(matrix, driver="550.54.15", gpus=["RTX 4090"])
+    result = plan(("torch==2.3.0+cu118",), target, matrix)
+    assert result.ok, result.unsatisfiable
+    (pick,) = result.picks
+    assert (pick.version, pick.variant) == ("2.3.0", "cu118")
+
+
+def test_a_toolkit_that_cannot_emit_the_gpu_arch_is_no_unknown(matrix: Any) -> None:
+    # CUDA 12.6's nvcc has no sm_120 target, and torch 2.6.0's other variants carry no
+    # PTX: its cu126 build cannot run on an RTX 5080, though its arch list is unknown.
+    target = flags(matrix, driver="575.51.03", gpus=["RTX 5080"])
+    build = next(b for b in matrix.builds_for("torch", "2.6.0") if b.variant == "cu126")
+    assert build.archs is None
+    verdict = J.judge(from_build(build, "2.6.0"), target, matrix)
+    assert verdict.status is J.Status.FAILS
+    (reason,) = verdict.errors
+    assert reason.inferred
+    assert "cannot compile for sm_120" in reason.message
+    assert not plan(("torch==2.6.0",), target, matrix).ok
+
+
+def test_siblings_bound_an_unknown_arch_list(matrix: Any) -> None:
+    # 2.7.1 cu118 does not record its archs; every 2.7.1 sibling whose CUDA can emit
+    # sm_75 carries it, so the judge infers native code for a T4 and plan picks it
+    # over the older 2.5.1 it chose while unknown lists counted as worse.
+    target = flags(matrix, driver="470.256.02", gpus=["T4"], python="3.11")
+    result = plan(("torch",), target, matrix)
+    assert result.ok
+    assert (result.picks[0].version, result.picks[0].variant) == ("2.7.1", "cu118")
+
+
+def test_explicit_requests_are_honoured_never_swapped(matrix: Any) -> None:
+    a100 = flags(matrix, driver="580.65.06", gpus=["A100"])
+    result = plan(("jax[cuda13]",), a100, matrix)
+    assert result.ok
+    assert result.picks[0].extra == "cuda13"
+    cpu = plan(("tensorflow-cpu",), a100, matrix)
+    assert cpu.ok
+    assert cpu.picks[0].package == "tensorflow-cpu"
+    assert "and-cuda" not in (cpu.picks[0].extra or "")
+
+
+def test_no_nvidia_gpu_plans_cpu_builds(matrix: Any) -> None:
+    target = flags(matrix, gpus=["none"])
+    assert target.nvidia is False
+    result = plan(("torch",), target, matrix)
+    assert result.ok
+    assert result.picks[0].variant == "cpu"
+    # The same from a detected snapshot whose driver probe found nothing.
+    snap = snapshot(probes=["platform", "driver"])
+    assert target_from_snapshot(snap).nvidia is False
+    assert plan(("torch",), target_from_snapshot(snap, matrix), matrix).picks[0].variant == "cpu"
+    # A hand-written snapshot that records no probe knows nothing of the GPU.
+    assert target_from_snapshot(snapshot()).nvidia is None
+
+
+def test_a_bare_version_stands_for_what_pip_installs(matrix: Any) -> None:
+    # torch 1.7.1 with no build facts, driver 418.87: plain pip serves cu102 on Linux,
+    # which needs driver 440.33. The cu92 build would run, but it needs +cu92.
+    pool = pip_candidates(matrix, "torch", "1.7.1", "linux-x86_64")
+    assert pool
+    assert [c.variant for c in pool] == ["cu102"]
+    snap = snapshot(
+        driver={"version": "418.87"},
+        frameworks=[{"name": "torch", "version": "1.7.1"}],
+        python={"version": "3.8.10"},
+    )
+    found = {f.id: f for f in diagnose(snap, matrix).findings}
+    assert "driver-too-old" in found, sorted(found)
+    assert "pip installs for that version" in " ".join(found["driver-too-old"].evidence)
+
+
+def test_installed_facts_narrow_the_candidates(matrix: Any) -> None:
+    from envcheck.model.snapshot import Framework
+
+    fw = Framework(name="torch", version="2.5.1+cu124", cuda_version="12.4", variant="cu124")
+    (c,) = candidates_for_installed(fw, matrix, "linux-x86_64")
+    assert c.variant == "cu124"
+    own = Framework(
+        name="tensorflow",
+        version="2.13.1",
+        cuda_version="11.8",
+        build={"cuda_compute_capabilities": "sm_35,sm_50,sm_60,sm_70,sm_75,compute_80"},
+    )
+    got = candidates_for_installed(own, matrix, "linux-x86_64")
+    assert got
+    assert all(c.archs_from == "the installed build_info.py" for c in got)
+    # A GTX 680 (sm_30) has no kernels in that list: the doctor and why agree.
+    target = flags(matrix, driver="470.256.02", gpus=["3.0"])
+    assert all(J.judge(c, target, matrix).status is J.Status.FAILS for c in got)
+
+
+# -- agreement: why, plan, check and doctor give the same verdict -------------------
+
+_TARGETS = (
+    {"driver": "418.67", "gpus": ["3.7"]},
+    {"driver": "470.256.02", "gpus": ["7.5"]},
+    {"driver": "535.104.05", "gpus": ["8.0"]},
+    {"driver": "535.104.05", "gpus": ["3.7"]},
+    {"driver": "550.54.15", "gpus": ["8.9"]},
+    {"driver": "575.51.03", "gpus": ["12.0"]},
+    {"driver": "580.65.06", "gpus": ["9.0"]},
+)
+
+
+def _grid(matrix: Any) -> list[tuple[Any, str, dict[str, Any]]]:
+    """Every torch CUDA build served by an index or PyPI (one version per row) × targets."""
+    rows = [
+        b
+        for b in matrix.framework_builds("torch")
+        if b.cuda is not None
+        and not b.withdrawn
+        and "linux-x86_64" in b.platforms
+        and (b.index_url is not None or b.pypi_default)
+    ]
+    return [(b, b.versions[-1], t) for b, t in itertools.product(rows, _TARGETS)]
+
+
+def _doctor_fails(build: Any, version: str, target: Target, matrix: Any) -> bool:
+    snap = snapshot(
+        driver={"version": target.driver.raw if target.driver else None},
+        gpus=[{"index": 0, "compute_capability": str(cc)} for cc in target.gpus],
+        frameworks=[
+            {
+                "name": "torch",
+                "version": f"{version}+{build.variant}",
+                "cuda_version": str(build.cuda),
+                "variant": build.variant,
+                "cpu_only": False,
+            }
+        ],
+    )
+    blocking = {"driver-too-old", "gpu-arch-unsupported", "gpu-dropped-by-driver"}
+    return any(f.id in blocking for f in diagnose(snap, matrix).findings)
+
+
+def _check_fails(build: Any, version: str, target: Target, matrix: Any) -> bool:
+    text = f"torch=={version}+{build.variant}\n"
+    if build.index_url:
+        text = f"--index-url {build.index_url}\n" + text
+    parsed = parse_requirements(text, "r.txt")
+    env = Environment("r.txt", parsed.pins, parsed.indexes)
+    report = check_pins(Project(("r.txt",), (env,)), target, matrix)
+    return any(p.code == "EC106" for p in report.problems)
+
+
+def test_why_plan_check_and_doctor_agree_over_the_grid(matrix: Any) -> None:
+    disagreements: list[str] = []
+    grid = _grid(matrix)
+    assert len(grid) > 300
+    for build, version, spec in grid:
+        target = replace(flags(matrix, **spec), os="linux", arch="x86_64")
+        verdict = J.judge(from_build(build, version), target, matrix)
+        fails = verdict.status is J.Status.FAILS
+        pin = f"torch=={version}+{build.variant}"
+        answers: dict[str, Optional[bool]] = {
+            "judge": fails,
+            "why": not explain_specs((pin,), target, matrix).works,
+            "plan": not plan((pin,), target, matrix).ok,
+            "check": _check_fails(build, version, target, matrix),
+            "doctor": _doctor_fails(build, version, target, matrix),
+        }
+        if len(set(answers.values())) > 1:
+            disagreements.append(f"{pin} on {target.describe()}: {answers}")
+    assert not disagreements, "\n".join(disagreements[:20])
