@@ -58,7 +58,9 @@ def score_errors(corpus: Path, quiet: bool) -> tuple[int, int]:
             total += 1
             if not quiet or not ok:
                 mark = "HIT " if ok else "MISS"
-                print(f"{mark} {path.stem}/{case['id']} want={case['category']} got={_shown(report.findings)}")
+                print(
+                    f"{mark} {path.stem}/{case['id']} want={case['category']} got={_shown(report.findings)}"
+                )
     return hits, total
 
 
@@ -87,7 +89,9 @@ def score_collect_env(corpus: Path, quiet: bool) -> tuple[int, int]:
         hits += ok
         if not quiet or not ok:
             mark = "HIT " if ok else "MISS"
-            print(f"{mark} collect_env/{case['file']} want={case['category']} got={_shown(findings)}")
+            print(
+                f"{mark} collect_env/{case['file']} want={case['category']} got={_shown(findings)}"
+            )
     return hits, total
 
 
