@@ -29,11 +29,12 @@ _GRADES = ("error", "warning")
 
 
 def _toml(path: Path) -> dict[str, Any]:
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib  # type: ignore[no-redef]
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    else:  # pragma: no cover
+        import tomli as tomllib
+    doc: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 def _hit(findings: tuple[Any, ...], category: str) -> bool:
