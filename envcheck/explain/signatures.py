@@ -223,7 +223,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="cuda-devices-busy",
-        regex=r"all CUDA-capable devices are busy or unavailable|cudaErrorDevicesUnavailable"
+        regex=r"(?i:CUDA-capable devices?(?:\(s\))? (?:is/are|is|are) busy or unavailable)|cudaErrorDevicesUnavailable"
         r"|CUDA_ERROR_DEVICES_UNAVAILABLE",
         frameworks=ALL_FRAMEWORKS,
         category=Category.OTHER,
@@ -281,8 +281,8 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="nvml-driver-library-mismatch",
-        regex=r"Failed to initialize NVML: Driver/library version mismatch"
-        r"|Driver/library version mismatch",
+        regex=r"(?i:Failed to initialize NVML: Driver/library version mismatch)"
+        r"|(?i:driver/library version mismatch)",
         frameworks=(),
         category=Category.NVML_MISMATCH,
         title="NVIDIA kernel module and user-space libraries have different versions",
@@ -313,7 +313,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="no-kernel-image",
-        regex=r"no kernel image is available for execution on the device"
+        regex=r"(?i:no kernel image is available)"
         r"|cudaErrorNoKernelImageForDevice|CUDA_ERROR_NO_BINARY_FOR_GPU",
         frameworks=ALL_FRAMEWORKS,
         category=Category.GPU_ARCH_UNSUPPORTED,
@@ -443,7 +443,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="tf-dlopen-cuda-library",
         regex=r"Could not load dynamic library '(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|"
-        r"curand|cusolver|cusparse|nvinfer|nvinfer_plugin|nvrtc)\w*\.so(?:\.[\d.]+)?)'",
+        r"curand|cusolver|cusparse|nvinfer|nvinfer_plugin|nvrtc)\w*\.so(?:\.[\d.]+)?)'"
+        r"|Could not load dynamic library '(?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|"
+        r"cusolver|cusparse|nvrtc)64_\d+(?:_\d+)?\.dll)'",
         frameworks=("tensorflow",),
         category=Category.CUDA_RUNTIME_MISSING,
         title="TensorFlow cannot find a CUDA library of the version it was built for",
@@ -457,7 +459,8 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="tf-dlopen-cudnn",
-        regex=r"Could not load dynamic library '(?P<lib>libcudnn\w*\.so\.(?P<major>\d+))'",
+        regex=r"Could not load dynamic library '(?P<lib>libcudnn\w*\.so\.(?P<major>\d+))'"
+        r"|Could not load dynamic library '(?P<lib2>cudnn(?:_\w+)?64_(?P<major2>\d+)\.dll)'",
         frameworks=("tensorflow",),
         category=Category.CUDNN_MISMATCH,
         title="TensorFlow cannot find the cuDNN major it was built for",
@@ -468,6 +471,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "on LD_LIBRARY_PATH.",
         source="https://github.com/tensorflow/tensorflow/issues/45200",
         analysis=CUDNN,
+        supersedes=("cudnn-shared-library-missing",),
     ),
     Signature(
         id="tf-cannot-dlopen-gpu-libraries",
@@ -527,6 +531,49 @@ SIGNATURES: tuple[Signature, ...] = (
         "loader path (on WSL2, /usr/lib/wsl/lib for libcuda).",
         source="https://github.com/open-mmlab/mmdetection3d/issues/2132",
         analysis=CUDNN,
+        supersedes=("cudnn-shared-library-missing",),
+    ),
+    Signature(
+        id="cudnn-shared-library-missing",
+        regex=r"(?P<lib>libcudnn\w{0,40}\.so(?:\.(?P<major>\d+))?[\d.]{0,20})"
+        r": cannot open shared object file"
+        r"|(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)(?:'| was)? not found",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.CUDNN_MISMATCH,
+        title="A cuDNN library of the needed major version cannot be loaded",
+        cause="The program (or a library it loads) was built against one cuDNN major "
+        "(libcudnn*.so.8, .so.9, cudnn64_8.dll) and that major is not installed or not on "
+        "the loader path; often only the other major is present.",
+        fix="Install the cuDNN major the program needs (e.g. nvidia-cudnn-cu12 of that "
+        "major, or the libcudnn8/libcudnn9 package) and put its directory on "
+        "LD_LIBRARY_PATH (PATH on Windows).",
+        source="https://github.com/jianchang512/stt/issues/76",
+        analysis=CUDNN,
+    ),
+    Signature(
+        id="cudnn-status-version-mismatch",
+        regex=r"CUDNN_STATUS_(?:SUBLIBRARY_)?VERSION_MISMATCH",
+        frameworks=("torch", "tensorflow", "paddle", "onnxruntime"),
+        category=Category.CUDNN_MISMATCH,
+        title="cuDNN libraries of different versions were loaded together",
+        cause="cuDNN checks that its sub-libraries and the version the caller was built "
+        "for agree; two cuDNN installs (system and pip wheel, or conda) were mixed.",
+        fix="Keep one cuDNN: remove the older copy from LD_LIBRARY_PATH or reinstall the "
+        "framework's own nvidia-cudnn wheel.",
+        source="https://github.com/tensorflow/tensorflow/issues/60913",
+        analysis=CUDNN,
+    ),
+    Signature(
+        id="cudnn-status-arch-mismatch",
+        regex=r"CUDNN_STATUS_ARCH_MISMATCH",
+        frameworks=("torch", "tensorflow", "paddle", "onnxruntime"),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The cuDNN in use does not support this GPU's architecture",
+        cause="cuDNN refuses GPUs below the compute capability it was built for (e.g. "
+        "Kepler with recent cuDNN 8.x/9.x).",
+        fix="Use a cuDNN (and framework build) that still supports the GPU, or a newer GPU.",
+        source="https://github.com/jax-ml/jax/issues/15361",
+        analysis=ARCH,
     ),
     Signature(
         id="cudnn-version-mismatch",
@@ -627,10 +674,98 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/jax-ml/jax/issues/20722",
         analysis=DRIVER,
     ),
+    Signature(
+        id="cublas-not-initialized",
+        regex=r"CUBLAS_STATUS_NOT_INITIALIZED",
+        frameworks=("torch", "tensorflow", "cupy", "jax"),
+        category=Category.OTHER,
+        title="cuBLAS could not initialise (usually GPU memory is exhausted)",
+        cause="cublasCreate failed. In almost every reported case the GPU had too little "
+        "free memory for the cuBLAS workspace (this process, another one, or TensorFlow "
+        "reserving everything); less often the cuBLAS loaded does not match the CUDA "
+        "runtime or driver.",
+        fix="Free GPU memory (smaller batch, stop other GPU processes, TF memory growth); "
+        "if memory is free, check that only one CUDA/cuBLAS version is on the loader path.",
+        source="https://github.com/EleutherAI/lm-evaluation-harness/issues/1689",
+        analysis=MEMORY,
+    ),
+    Signature(
+        id="cuda-library-undefined-versioned-symbol",
+        regex=r"undefined symbol: (?P<code>__nvJitLink\w{1,80}|\w{1,120}), version "
+        r"(?P<lib>lib(?:nvJitLink|cu\w{1,30}|nv\w{1,30})\.so\.\d+)",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.LIB_PATH_CONFLICT,
+        title="An older copy of a CUDA library was loaded before the one the package needs",
+        cause="A library from the pip nvidia-* wheels (e.g. libcusparse) needs a symbol "
+        "version that only a newer libnvJitLink/libcu* provides, but an older copy of that "
+        "library (a system CUDA toolkit, conda, or LD_LIBRARY_PATH) was found first.",
+        fix="Put the wheel's own library first or remove the older toolkit from "
+        'LD_LIBRARY_PATH, e.g. `export LD_LIBRARY_PATH=$(python -c "import site; '
+        "print(site.getsitepackages()[0] + '/nvidia/nvjitlink/lib')\"):$LD_LIBRARY_PATH`.",
+        source="https://github.com/pytorch/pytorch/issues/111469",
+    ),
+    Signature(
+        id="jax-no-gpu-falling-back",
+        regex=r"No GPU/TPU found, falling back to CPU",
+        frameworks=("jax",),
+        category=Category.CPU_ONLY_BUILD,
+        title="JAX found no GPU backend and runs on the CPU",
+        cause="Only the CPU jaxlib is installed (plain `pip install jax`), or the CUDA plugin "
+        "failed to load (the lines above, with TF_CPP_MIN_LOG_LEVEL=0, say why).",
+        fix='Install the CUDA variant: `pip install -U "jax[cuda12]"` (Linux only); if it is '
+        "installed, rerun with TF_CPP_MIN_LOG_LEVEL=0 to see why CUDA did not load.",
+        source="https://github.com/kuprel/min-dalle/issues/22",
+        analysis=CPU_BUILD,
+    ),
+    # -- containers ------------------------------------------------------------------
+    Signature(
+        id="docker-no-gpu-device-driver",
+        regex=r"could not select device driver \S{0,40} ?with capabilities: \[\["
+        r"|unknown or invalid runtime name: nvidia",
+        frameworks=(),
+        category=Category.CONTAINER_NO_GPU,
+        title="Docker cannot give the container a GPU: no NVIDIA runtime is set up",
+        cause="`--gpus` (or a compose `driver: nvidia` reservation) needs the NVIDIA "
+        "Container Toolkit registered with Docker; it is not installed, Docker was not "
+        "restarted after installing it, or Docker is a snap/rootless install that cannot "
+        "use it.",
+        fix="Install nvidia-container-toolkit, run `sudo nvidia-ctk runtime configure "
+        "--runtime=docker` and `sudo systemctl restart docker`; avoid the snap Docker.",
+        source="https://github.com/NVIDIA/nvidia-docker/issues/1642",
+    ),
+    Signature(
+        id="container-started-without-gpu",
+        regex=r"The NVIDIA Driver was not detected\.\s{0,4}GPU functionality will not be "
+        r"available",
+        frameworks=(),
+        category=Category.CONTAINER_NO_GPU,
+        title="The CUDA container was started without GPU access",
+        cause="NVIDIA's CUDA images print this when no driver is mounted into the container: "
+        "it was started without `--gpus all` (or without the NVIDIA runtime).",
+        fix="Start it with `docker run --gpus all ...` after installing the NVIDIA Container "
+        "Toolkit on the host; in compose, reserve the GPU device.",
+        source="https://github.com/prs-eth/PanopticSegForLargeScalePointCloud/issues/20",
+    ),
+    # -- packaging ------------------------------------------------------------------
+    Signature(
+        id="pip-no-framework-wheel",
+        regex=r"No matching distribution found for (?P<lib>torch|tensorflow|jaxlib|"
+        r"tensorflow-gpu|onnxruntime-gpu|paddlepaddle-gpu|cupy-cuda\w{1,10})\b",
+        frameworks=("torch", "tensorflow", "jax", "onnxruntime", "paddle", "cupy"),
+        category=Category.PYTHON_UNSUPPORTED,
+        title="pip found no wheel of the framework for this Python",
+        cause="Framework wheels exist only for certain Python versions (and only 64-bit "
+        "Python); an interpreter that is too new, too old or 32-bit sees none ('from "
+        "versions: none'), or only versions other than the pinned one.",
+        fix="Use a 64-bit Python the framework release supports (see its install page), or "
+        "pin a framework version that has wheels for this Python.",
+        source="https://github.com/zeyad-mansour/lunar/issues/95",
+    ),
     # -- runtime failures that are not (usually) configuration ---------------------
     Signature(
         id="cuda-out-of-memory",
-        regex=r"CUDA out of memory|OutOfMemoryError: CUDA|CUDA_ERROR_OUT_OF_MEMORY"
+        regex=r"(?i:CUDA out of memory|CUDA error: out of memory)|OutOfMemoryError: CUDA"
+        r"|CUDA_ERROR_OUT_OF_MEMORY|[Ee]rror 2: out of memory"
         r"|cudaErrorMemoryAllocation|RESOURCE_EXHAUSTED: Out of memory",
         frameworks=ALL_FRAMEWORKS,
         category=Category.OTHER,

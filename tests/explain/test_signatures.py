@@ -349,6 +349,66 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "RuntimeError: NCCL Error 2: unhandled system error",
         "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'",
     ),
+    # The rows below were added with the failure corpus (tests/fixtures/corpus). Their
+    # examples are written from each library's message format, not copied from the
+    # corpus, so the corpus stays a held-out measure.
+    "cudnn-shared-library-missing": (
+        "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory",
+        "OSError: libcudnn_graph.so.9.1.0: cannot open shared object file: No such file or directory",
+        (
+            "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path! "
+            "cudnn64_9.dll not found"
+        ),
+    ),
+    "cudnn-status-version-mismatch": (
+        "RuntimeError: cuDNN error: CUDNN_STATUS_VERSION_MISMATCH",
+        "E cuda_dnn.cc:535] Could not create cudnn handle: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH",
+    ),
+    "cudnn-status-arch-mismatch": (
+        "RuntimeError: cuDNN error: CUDNN_STATUS_ARCH_MISMATCH",
+        "F conv_ops.cc:1112] Check failed: status: CUDNN_STATUS_ARCH_MISMATCH",
+    ),
+    "cublas-not-initialized": (
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(&handle)`",
+        "cupy_backends.cuda.libs.cublas.CUBLASError: CUBLAS_STATUS_NOT_INITIALIZED",
+    ),
+    "cuda-library-undefined-versioned-symbol": (
+        (
+            "OSError: /venv/lib/python3.11/site-packages/nvidia/cusolver/lib/libcusolver.so.11: "
+            "undefined symbol: __nvJitLinkGetLinkedCubin_12_6, version libnvJitLink.so.12"
+        ),
+        "ImportError: libcufft.so.11: undefined symbol: cudaGraphAddNode_v2, version libcudart.so.12",
+    ),
+    "jax-no-gpu-falling-back": (
+        (
+            "W0000 xla_bridge.py:876] No GPU/TPU found, falling back to CPU. (Set "
+            "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"
+        ),
+        "WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU.",
+    ),
+    "docker-no-gpu-device-driver": (
+        (
+            'Error response from daemon: could not select device driver "nvidia" with '
+            "capabilities: [[gpu compute utility]]"
+        ),
+        (
+            'docker: Error response from daemon: could not select device driver "" with '
+            "capabilities: [[gpu]]."
+        ),
+        "docker: Error response from daemon: unknown or invalid runtime name: nvidia.",
+    ),
+    "container-started-without-gpu": (
+        "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.",
+        (
+            "app-1  | WARNING: The NVIDIA Driver was not detected. GPU functionality will not be "
+            "available."
+        ),
+    ),
+    "pip-no-framework-wheel": (
+        "ERROR: No matching distribution found for torch==2.0.1",
+        "ERROR: No matching distribution found for tensorflow<2.11,>=2.10",
+        "ERROR: No matching distribution found for jaxlib",
+    ),
 }
 
 # Lines from healthy logs, and near misses, that must match nothing.

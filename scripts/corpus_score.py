@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Score `envcheck explain` and `doctor --from-collect-env` on the failure corpus.
+
+The corpus (tests/fixtures/corpus, see its README) holds error texts and pasted
+collect_env reports from public threads whose root cause was established. For
+each case this prints HIT or MISS and the categories found, then the hit rates.
+
+A case is a HIT when a finding of the expected category has severity error or
+warning, or when explain's first finding has that category. Error texts go
+through ``envcheck.explain.explain`` (no snapshot, as ``explain --no-detect``);
+collect_env reports are parsed and diagnosed exactly as ``envcheck doctor
+--from-collect-env FILE`` does (the report text is also explained, since
+collect_env prints CUDA's warnings above the report).
+
+Usage: python scripts/corpus_score.py [--min RATE] [--quiet] [--corpus DIR]
+Exit 0 always, unless --min is given and the overall hit rate is below it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "fixtures" / "corpus"
+_GRADES = ("error", "warning")
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    doc: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+def _hit(findings: tuple[Any, ...], category: str) -> bool:
+    if findings and findings[0].category.value == category:
+        return True
+    return any(f.category.value == category and f.severity.value in _GRADES for f in findings)
+
+
+def _shown(findings: tuple[Any, ...]) -> str:
+    return ",".join(f"{f.category.value}:{f.id}" for f in findings[:4]) or "-"
+
+
+def score_errors(corpus: Path, quiet: bool) -> tuple[int, int]:
+    from envcheck.explain import explain
+
+    hits = total = 0
+    for path in sorted((corpus / "errors").glob("*.toml")):
+        for case in _toml(path).get("case", []):
+            report = explain(case["text"])
+            ok = _hit(report.findings, case["category"])
+            hits += ok
+            total += 1
+            if not quiet or not ok:
+                mark = "HIT " if ok else "MISS"
+                print(
+                    f"{mark} {path.stem}/{case['id']} want={case['category']} got={_shown(report.findings)}"
+                )
+    return hits, total
+
+
+def score_collect_env(corpus: Path, quiet: bool) -> tuple[int, int]:
+    from envcheck.collect_env import parse_collect_env
+    from envcheck.doctor import diagnose
+    from envcheck.errors import InputError
+    from envcheck.explain import explain_findings
+    from envcheck.matrix import load_matrix
+
+    matrix = load_matrix()
+    folder = corpus / "collect_env"
+    hits = total = 0
+    for case in _toml(folder / "cases.toml").get("case", []):
+        path = folder / case["file"]
+        text = path.read_text(encoding="utf-8")
+        total += 1
+        try:
+            snapshot = parse_collect_env(text, str(path))
+        except InputError as exc:
+            print(f"MISS collect_env/{case['file']} want={case['category']} got=unparsed ({exc})")
+            continue
+        extra = explain_findings(text, snapshot, matrix)
+        findings = diagnose(snapshot, matrix, extra=extra).findings
+        ok = _hit(findings, case["category"])
+        hits += ok
+        if not quiet or not ok:
+            mark = "HIT " if ok else "MISS"
+            print(
+                f"{mark} collect_env/{case['file']} want={case['category']} got={_shown(findings)}"
+            )
+    return hits, total
+
+
+def _rate(hits: int, total: int) -> float:
+    return hits / total if total else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--min", type=float, default=None, metavar="RATE")
+    parser.add_argument("--quiet", action="store_true", help="Print misses only.")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+
+    e_hits, e_total = score_errors(args.corpus, args.quiet)
+    c_hits, c_total = score_collect_env(args.corpus, args.quiet)
+    hits, total = e_hits + c_hits, e_total + c_total
+    print(f"errors:      {e_hits}/{e_total} = {_rate(e_hits, e_total):.1%}")
+    print(f"collect_env: {c_hits}/{c_total} = {_rate(c_hits, c_total):.1%}")
+    print(f"overall:     {hits}/{total} = {_rate(hits, total):.1%}")
+    if args.min is not None and _rate(hits, total) < args.min:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
