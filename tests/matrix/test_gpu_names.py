@@ -140,3 +140,15 @@ def test_gpu_vendor_of(name: str, vendor: str) -> None:
 def test_non_nvidia_names_never_match(shipped: Matrix, name: str) -> None:
     assert shipped.gpu_match(name) is None
     assert shipped.gpu(name) is None
+
+
+def test_every_gpu_readable_on_nvidias_pages_is_a_row(shipped: Matrix) -> None:
+    pages = json.loads((NVML_NAMES.parent / "nvidia_pages.json").read_text(encoding="utf-8"))
+    missing = [
+        name
+        for url, names in pages.items()
+        if url.startswith("https://")
+        for name in names
+        if (found := shipped.gpu_match(name)) is None or found.inferred
+    ]
+    assert missing == []
