@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.errors import InputError
 from envcheck.matrix.load import DOMAINS, FRAMEWORK_FILES, matrix_dir_files, read_domain
@@ -37,6 +37,9 @@ from envcheck.model.versions import (
     CudaVersion,
     DriverVersion,
 )
+
+if TYPE_CHECKING:
+    from envcheck.matrix.gpu_names import GpuIndex, GpuMatch
 
 ENV_MATRIX = "ENVCHECK_MATRIX"
 """``bundled`` forces the shipped data; a directory path uses that directory."""
@@ -169,8 +172,17 @@ class Matrix:
     # -- GPUs and architectures ------------------------------------------------
 
     def gpu(self, name: str) -> Optional[GpuModel]:
-        """Find a GPU model by the name NVML, nvidia-smi or a user spells."""
+        """Find a GPU model by the name NVML, nvidia-smi or a user spells.
+
+        Also answers for a laptop variant or a longer spelling of a listed GPU
+        (``gpu_match`` tells those apart); None when no row fits."""
         return _gpu_index(self.gpus).lookup(name)
+
+    def gpu_match(self, name: str) -> Optional[GpuMatch]:
+        """Like ``gpu``, but also infers the compute capability of an unlisted GPU
+        from its family (all known RTX 40 models are 8.9), and says whether the
+        answer was ``inferred``. None for unknown and non-NVIDIA names."""
+        return _gpu_index(self.gpus).match(name)
 
     def architecture_for(self, cc: ComputeCapability) -> Optional[Architecture]:
         for arch in self.architectures:
@@ -333,64 +345,27 @@ def _normalise_release(version: str) -> str:
 
 # -- GPU name lookup -----------------------------------------------------------
 
-_NOISE_TOKENS = re.compile(
-    r"^(\d+\s*gb|\d+g|hbm\d?e?|pcie|sxm\d?|nvl|nvlink|mxm|oam|laptop|gpu|mobile|max-q|maxq"
-    r"|with|design|generation|edition|graphics|\(tm\)|\(r\))$"
-)
-
-
-_BRAND_RE = re.compile(r"^(tesla|geforce|quadro)\s+")
-
 
 def normalise_gpu_name(name: str) -> str:
-    text = name.lower().replace("nvidia", " ")
-    text = re.sub(r"[-_/,]+", " ", text)
-    # NVIDIA's own tables write "RTX 3050Ti Laptop GPU" and "GTX 1660SUPER" too.
-    text = re.sub(r"(\d)(ti|super)\b", r"\1 \2", text)
-    return " ".join(text.split())
+    """Lower case, no "NVIDIA", punctuation as spaces (see ``gpu_names``)."""
+    from envcheck.matrix.gpu_names import normalise_gpu_name as normalise
+
+    return normalise(name)
 
 
-class _GpuIndex:
-    def __init__(self, gpus: Iterable[GpuModel]) -> None:
-        self.by_name: dict[str, GpuModel] = {}
-        for gpu in gpus:
-            for spelling in (gpu.name, *gpu.aliases):
-                key = normalise_gpu_name(spelling)
-                self.by_name.setdefault(key, gpu)
-                # "Tesla K80" is also asked for as "K80"; "GeForce RTX 4090" as "RTX 4090".
-                short = _BRAND_RE.sub("", key).strip()
-                if short and short != key:
-                    self.by_name.setdefault(short, gpu)
+def gpu_vendor_of(name: str) -> Optional[str]:
+    """``"nvidia"``, ``"amd"``, ``"intel"`` or ``"apple"`` when a GPU name says
+    which vendor made it; None when it does not tell (see ``gpu_names``)."""
+    from envcheck.matrix.gpu_names import gpu_vendor_of as vendor_of
 
-    def lookup(self, name: str) -> Optional[GpuModel]:
-        key = normalise_gpu_name(name)
-        if not key:
-            return None
-        if key in self.by_name:
-            return self.by_name[key]
-        tokens = key.split()
-        # Drop memory sizes and form factors ("80gb", "hbm3", "sxm2", "pcie").
-        core = [t for t in tokens if not _NOISE_TOKENS.match(t)]
-        for candidate in (
-            core,
-            [t for t in core if t not in ("tesla", "geforce", "quadro")],
-        ):
-            joined = " ".join(candidate)
-            if joined in self.by_name:
-                return self.by_name[joined]
-        # Longest known name that is a whole-token prefix of the query.
-        best: Optional[tuple[int, GpuModel]] = None
-        for known, gpu in self.by_name.items():
-            ktoks = known.split()
-            for candidate in (tokens, core):
-                if candidate[: len(ktoks)] == ktoks and (best is None or len(ktoks) > best[0]):
-                    best = (len(ktoks), gpu)
-        return best[1] if best else None
+    return vendor_of(name)
 
 
 @functools.lru_cache(maxsize=8)
-def _gpu_index(gpus: tuple[GpuModel, ...]) -> _GpuIndex:
-    return _GpuIndex(gpus)
+def _gpu_index(gpus: tuple[GpuModel, ...]) -> GpuIndex:
+    from envcheck.matrix.gpu_names import GpuIndex
+
+    return GpuIndex(gpus)
 
 
 # -- loading -------------------------------------------------------------------

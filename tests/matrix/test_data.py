@@ -231,7 +231,10 @@ def test_every_gpu_capability_is_known_to_its_architecture_and_a_toolkit(shipped
         arch = shipped.architecture_named(gpu.architecture)
         if arch is None or gpu.compute_capability not in arch.compute_capabilities:
             problems.append(f"{gpu.name}: {gpu.compute_capability} not in {gpu.architecture}")
-        if gpu.compute_capability not in toolkit_ccs:
+        # cuda_arch.toml starts at CUDA 9.0, which had already dropped Tesla (1.x) and
+        # Fermi (2.x): no toolkit row can target those.
+        legacy = gpu.architecture in ("Tesla", "Fermi")
+        if gpu.compute_capability not in toolkit_ccs and not legacy:
             problems.append(f"{gpu.name}: {gpu.compute_capability} targeted by no toolkit row")
     assert problems == []
 
@@ -253,8 +256,19 @@ def test_framework_archs_are_real_compute_capabilities(shipped: Matrix) -> None:
 def test_retired_architectures_exist(shipped: Matrix) -> None:
     names = {a.name.lower() for a in shipped.architectures}
     unknown = [r.architecture for r in shipped.retired_archs if r.architecture.lower() not in names]
-    # "Tesla (pre-Fermi)" and Fermi predate the GPUs table (Kepler onwards).
-    assert set(unknown) <= {"Tesla (pre-Fermi)", "Fermi"}
+    assert unknown == []
+
+
+def test_last_driver_branch_is_one_fact_in_two_files(shipped: Matrix) -> None:
+    """gpus.toml ``last_driver_branch`` and driver_branches.toml ``[[retired]]`` agree,
+    and every retired architecture has both."""
+    in_gpus = {
+        a.name: int(a.last_driver_branch)
+        for a in shipped.architectures
+        if a.last_driver_branch is not None
+    }
+    in_branches = {r.architecture: r.last_branch for r in shipped.retired_archs}
+    assert in_gpus == in_branches
 
 
 def test_driver_branch_max_cuda_agrees_with_release_minimums(shipped: Matrix) -> None:

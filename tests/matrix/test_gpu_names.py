@@ -1,0 +1,154 @@
+"""GPU names: every row of gpus.toml by every spelling, real NVML names, family
+inference and non-NVIDIA names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from envcheck.matrix import Matrix, bundled_dir, gpu_vendor_of, load_matrix_from
+from envcheck.matrix.gpu_names import gpu_key
+
+NVML_NAMES = Path(__file__).parents[1] / "fixtures" / "gpu_names" / "nvml_names.json"
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Matrix:
+    return load_matrix_from(bundled_dir())
+
+
+def test_every_row_resolves_to_itself_by_its_name_and_every_alias(shipped: Matrix) -> None:
+    wrong = []
+    for gpu in shipped.gpus:
+        for spelling in (gpu.name, *gpu.aliases):
+            for asked in (spelling, f"NVIDIA {spelling}"):
+                found = shipped.gpu_match(asked)
+                if found is None or found.model != gpu or found.inferred:
+                    got = found.model.name if found and found.model else found
+                    wrong.append(f"{asked!r} -> {got!r}")
+    assert wrong == []
+
+
+def test_no_two_rows_share_a_spelling(shipped: Matrix) -> None:
+    owners: dict[str, str] = {}
+    clashes = []
+    for gpu in shipped.gpus:
+        for spelling in {gpu_key(s) for s in (gpu.name, *gpu.aliases)}:
+            if owners.setdefault(spelling, gpu.name) != gpu.name:
+                clashes.append(f"{spelling!r}: {owners[spelling]} and {gpu.name}")
+    assert clashes == []
+
+
+def _nvml_names() -> list[dict[str, str]]:
+    names: list[dict[str, str]] = json.loads(NVML_NAMES.read_text(encoding="utf-8"))["names"]
+    return names
+
+
+@pytest.mark.parametrize("entry", _nvml_names(), ids=lambda e: e["name"])
+def test_real_nvml_names_resolve_to_the_reported_capability(
+    shipped: Matrix, entry: dict[str, str]
+) -> None:
+    found = shipped.gpu_match(entry["name"])
+    assert found is not None, entry["seen"]
+    assert str(found.compute_capability) == entry["cc"], (found.basis, entry["seen"])
+    assert shipped.gpu(entry["name"]) is not None
+
+
+@pytest.mark.parametrize(
+    ("name", "cc", "row"),
+    [
+        ("NVIDIA GeForce RTX 3050 Ti Laptop GPU", "8.6", "GeForce RTX 3050 Ti"),
+        ("Quadro RTX 5000 with Max-Q Design", "7.5", "Quadro RTX 5000"),
+        ("NVIDIA GeForce RTX 4090 D", "8.9", "GeForce RTX 4090"),
+        ("NVIDIA GeForce RTX 4070 Something", "8.9", "GeForce RTX 4070"),
+        ("NVIDIA GeForce GTX 1050 Ti with Max-Q Design", "6.1", "GeForce GTX 1050 Ti"),
+    ],
+)
+def test_laptop_and_longer_names_are_inferred_from_a_row(
+    shipped: Matrix, name: str, cc: str, row: str
+) -> None:
+    found = shipped.gpu_match(name)
+    assert found is not None and found.model is not None
+    assert (found.model.name, str(found.compute_capability), found.inferred) == (row, cc, True)
+    # Matrix.gpu keeps answering with the row, as it did before gpu_match existed.
+    assert shipped.gpu(name) == found.model
+
+
+@pytest.mark.parametrize(
+    ("name", "cc", "arch"),
+    [
+        ("NVIDIA L2", "8.9", "Ada Lovelace"),
+        ("NVIDIA RTX 5880 Ada Generation", "8.9", "Ada Lovelace"),
+        ("NVIDIA RTX A5500 Laptop GPU", "8.6", "Ampere"),
+        ("NVIDIA GeForce RTX 4075", "8.9", "Ada Lovelace"),
+        ("NVIDIA GeForce RTX 5055 Laptop GPU", "12.0", "Blackwell"),
+        ("Jetson Orin Industrial", "8.7", "Ampere"),
+    ],
+)
+def test_unlisted_gpus_are_inferred_from_their_family(
+    shipped: Matrix, name: str, cc: str, arch: str
+) -> None:
+    found = shipped.gpu_match(name)
+    assert found is not None
+    assert (str(found.compute_capability), found.architecture) == (cc, arch)
+    assert found.inferred and found.model is None and "all known models" in found.basis
+    assert shipped.gpu(name) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "NVIDIA B250",  # B100/B200 are 10.0, B300 10.3: the B family cannot tell
+        "NVIDIA GeForce RTX 3050 Ti Super",  # RTX 3050 is 8.6, RTX 3050 A Laptop 8.9
+        "GeForce GTX 860M",  # 3-digit GeForce series mixed architectures: no series inference
+        "Voodoo 5 5500",
+    ],
+)
+def test_ambiguous_or_unknown_names_infer_nothing(shipped: Matrix, name: str) -> None:
+    assert shipped.gpu_match(name) is None
+    assert shipped.gpu(name) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "vendor"),
+    [
+        ("Radeon RX 7900 XTX", "amd"),
+        ("AMD Radeon RX 6800", "amd"),
+        ("AMD Instinct MI300X", "amd"),
+        ("RX 580", "amd"),
+        ("Intel Arc A770", "intel"),
+        ("Arc A750", "intel"),
+        ("Intel(R) UHD Graphics 630", "intel"),
+        ("Apple M2", "apple"),
+        ("Apple M3 Max", "apple"),
+        ("M1 Pro", "apple"),
+        ("NVIDIA GeForce RTX 4090", "nvidia"),
+        ("Tesla T4", "nvidia"),
+        ("GeForce GTX 1080 Ti", "nvidia"),
+        ("Quadro M2000M", "nvidia"),
+        ("A100", None),
+        ("", None),
+    ],
+)
+def test_gpu_vendor_of(name: str, vendor: str) -> None:
+    assert gpu_vendor_of(name) == vendor
+
+
+@pytest.mark.parametrize("name", ["Radeon RX 7900 XTX", "Intel Arc A770", "Apple M2"])
+def test_non_nvidia_names_never_match(shipped: Matrix, name: str) -> None:
+    assert shipped.gpu_match(name) is None
+    assert shipped.gpu(name) is None
+
+
+def test_every_gpu_readable_on_nvidias_pages_is_a_row(shipped: Matrix) -> None:
+    pages = json.loads((NVML_NAMES.parent / "nvidia_pages.json").read_text(encoding="utf-8"))
+    missing = [
+        name
+        for url, names in pages.items()
+        if url.startswith("https://")
+        for name in names
+        if (found := shipped.gpu_match(name)) is None or found.inferred
+    ]
+    assert missing == []
