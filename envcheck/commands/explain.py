@@ -106,7 +106,7 @@ def _read_input(parts: tuple[str, ...]) -> tuple[str, str]:
             return read_text_file("-", "input"), "<stdin>"
         if _looks_like_path(arg):
             path = Path(arg)
-            if path.is_file() or path.is_dir() or not _has_error_words(arg):
+            if _exists(path) or not _has_error_words(arg):
                 return read_text_file(arg, "input file"), arg
     joined = " ".join(parts)
     if not joined.strip():
@@ -118,8 +118,17 @@ def _looks_like_path(arg: str) -> bool:
     return (
         len(arg) < _MAX_INLINE_PATH
         and "\n" not in arg
-        and (not any(ch.isspace() for ch in arg) or Path(arg).exists())
+        and (not any(ch.isspace() for ch in arg) or _exists(Path(arg)))
     )
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` names a file or folder. An error message is no path: a line
+    over the file-name limit raises ENAMETOOLONG and a NUL byte ValueError."""
+    try:
+        return path.is_file() or path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _has_error_words(arg: str) -> bool:

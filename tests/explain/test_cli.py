@@ -199,3 +199,19 @@ def test_not_a_collect_env_report(tmp_path: Path) -> None:
         f"envcheck: error: {bogus}: not the output of torch.utils.collect_env (expected lines "
         "such as 'PyTorch version:' and 'CUDA used to build PyTorch:')"
     )
+
+
+def test_a_one_line_message_longer_than_a_file_name_is_text_not_a_path() -> None:
+    # Most real PyTorch messages are one line over 255 bytes: Path.exists() raises
+    # ENAMETOOLONG on them, which crashed explain with "File name too long".
+    message = (
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device. "
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect. For debugging consider passing "
+        "CUDA_LAUNCH_BLOCKING=1. Compile with TORCH_USE_CUDA_DSA to enable device-side assertions."
+    )
+    assert len(message.encode()) > 255
+    code, out, err = run_cli("explain", "--no-detect", message)
+    assert "no-kernel-image" in out, err
+    assert "internal error" not in err
+    assert code == 1
