@@ -738,6 +738,11 @@ def _plan_keras(
                 continue
             if row.tensorflow:
                 if tf is None:
+                    # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the
+                    # TensorFlow range only binds when TensorFlow is planned with it.
+                    if any(b != "tensorflow" for b in row.backends):
+                        found.append(((False, *_version_key(version)), version, row))
+                        continue
                     reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
                     continue
                 if not SpecifierSet(row.tensorflow).contains(tf.version, prereleases=True):
