@@ -270,6 +270,21 @@ CASES = [
         {"torch": "2.15.0 cu132", "jax": "0.7.2 cuda13"},
         True,
     ),
+    # jax.toml cuda13 rows compile sm_75+ only (.bazelrc HERMETIC_CUDA_COMPUTE_CAPABILITIES,
+    # pjrt wheel fatbins): a V100 (7.0) on 580 gets the cuda12 build (sm_70 SASS), an A100
+    # keeps cuda13.
+    Case(
+        "jax-cuda13-volta-580",
+        ("jax[cuda13]",),
+        machine("580.65.06", VOLTA, python="3.12"),
+        {"jax": "0.12.0.1 cu12"},
+    ),
+    Case(
+        "jax-cuda13-a100-580",
+        ("jax[cuda13]",),
+        machine("580.65.06", A100, python="3.12"),
+        {"jax": "0.12.0.1 cu13"},
+    ),
     Case(
         "keras2-with-tf215",
         ("tensorflow==2.15.*", "keras"),
