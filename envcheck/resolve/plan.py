@@ -287,9 +287,17 @@ def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
     compiled GPU architectures the matrix confirms for the target's GPUs (a build
     with unknown architectures is only a fallback: recommending a wheel that may
     lack the GPU's kernels is worse than an older one known to have them); then
-    the newest release; then a build whose wheels bring CUDA and cuDNN; then a
-    variant the driver runs natively (not through minor-version compatibility);
-    then the PyPI default; then the newer CUDA."""
+    a final release before a pre-release (pip skips betas without --pre, so a
+    beta is only a fallback when no final release runs); then the newest release;
+    then a build whose wheels bring CUDA and cuDNN; then a variant the driver runs
+    natively (not through minor-version compatibility); then the PyPI default;
+    then the newer CUDA."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        final = not Version(c.version).is_prerelease
+    except InvalidVersion:
+        final = True
     confirmed = not target.gpus or c.build.archs is not None
     native = True
     if c.build.cuda is not None and target.driver is not None:
@@ -299,7 +307,7 @@ def _rank(c: _Candidate, target: Target, matrix: Matrix) -> tuple[Any, ...]:
     # Within one release, a build whose wheels bring CUDA and cuDNN (torch's, or
     # tensorflow[and-cuda]) works without a system toolkit: prefer it.
     bundles = c.build.bundles_cuda is True
-    return (c.build.cuda is not None, confirmed, c.key[0], bundles, native, *c.key[1:])
+    return (c.build.cuda is not None, confirmed, final, c.key[0], bundles, native, *c.key[1:])
 
 
 def _cudnn_major(build: Build) -> Optional[int]:

@@ -285,6 +285,22 @@ CASES = [
         machine("580.65.06", A100, python="3.12"),
         {"jax": "0.12.0.1 cu13"},
     ),
+    # Windows, driver 472 (CUDA 11.4 natively, 11.x through minor compat): the only 3.x
+    # cu118 build with a Windows row is the 3.0.0b2 beta (paddle.toml); pip never takes
+    # a beta without --pre, so the final 2.6.2 (cu117 build from the paddle index) wins.
+    Case(
+        "paddle-win-472-final-over-beta",
+        ("paddlepaddle-gpu",),
+        machine("472.12", T4, os="windows", python="3.10"),
+        {"paddlepaddle-gpu": "2.6.2.post117 cu117"},
+    ),
+    # ... while a request that names the beta still gets it.
+    Case(
+        "paddle-win-472-beta-asked",
+        ("paddlepaddle-gpu==3.0.0b2",),
+        machine("472.12", T4, os="windows", python="3.10"),
+        {"paddlepaddle-gpu": "3.0.0b2 cu118"},
+    ),
     Case(
         "keras2-with-tf215",
         ("tensorflow==2.15.*", "keras"),
