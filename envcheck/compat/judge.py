@@ -515,6 +515,15 @@ def judge_set(candidates: tuple[Candidate, ...], target: Target, matrix: Matrix)
     return SetVerdict(status, verdicts)
 
 
+def _final(version: str) -> bool:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return not Version(version).is_prerelease
+    except InvalidVersion:
+        return True
+
+
 def rank_key(
     verdict: Verdict, target: Target, prefer: Optional[Candidate] = None
 ) -> tuple[Any, ...]:
@@ -523,7 +532,8 @@ def rank_key(
     Builds that run before ones that cannot be judged (failing ones are not
     ranked); on a machine with no NVIDIA GPU CPU builds first, elsewhere GPU
     builds first; the user's own version and variant where it runs; then the
-    newest release; native code for the GPUs over PTX JIT over unknown; a
+    newest release (a final one before a pre-release: pip skips betas without
+    --pre); native code for the GPUs over PTX JIT over unknown; a
     build whose wheels bring CUDA; a driver that runs it natively rather than
     through minor-version compatibility; the variant plain pip installs; the
     newer CUDA.
@@ -542,6 +552,7 @@ def rank_key(
         verdict.status is Status.RUNS,
         gpu_build == wants_gpu,
         own,
+        _final(c.version),
         _version_key(c.version),
         int(verdict.code),
         bool(b is not None and b.bundles_cuda),

@@ -99,6 +99,11 @@ def test_explicit_requests_are_honoured_never_swapped(matrix: Any) -> None:
     result = plan(("jax[cuda13]",), a100, matrix)
     assert result.ok
     assert result.picks[0].extra == "cuda13"
+    v100 = flags(matrix, driver="580.65.06", gpus=["Tesla V100-SXM2-16GB"])
+    refused = plan(("jax[cuda13]",), v100, matrix)
+    assert refused.unsatisfiable is not None
+    assert "no kernels for" in refused.unsatisfiable.message
+    assert "sm_70" in refused.unsatisfiable.message
     cpu = plan(("tensorflow-cpu",), a100, matrix)
     assert cpu.ok
     assert cpu.picks[0].package == "tensorflow-cpu"

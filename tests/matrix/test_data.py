@@ -241,6 +241,9 @@ def test_every_gpu_capability_is_known_to_its_architecture_and_a_toolkit(shipped
 
 def test_framework_archs_are_real_compute_capabilities(shipped: Matrix) -> None:
     known = {cc for a in shipped.architectures for cc in a.compute_capabilities}
+    # Targets nvcc accepted in some release count too: Thor was sm_101 (CC 10.1)
+    # until CUDA 13 renumbered it 11.0, and CUDA 12.x builds still name sm_101.
+    known |= {cc for t in shipped.toolkit_archs for cc in t.compute_capabilities}
     odd = sorted(
         {
             (f, str(cc))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from envcheck.compat.target import Target, target_from_flags
 from envcheck.matrix import load_matrix
 from envcheck.resolve.plan import plan
-from envcheck.resolve.target import Target, target_from_flags
 
 
 def _picks(result: object) -> dict[str, str]:

@@ -271,6 +271,37 @@ CASES = [
         {"torch": "2.15.0 cu132", "jax": "0.7.2 cuda13"},
         True,
     ),
+    # jax.toml cuda13 rows compile sm_75+ only (.bazelrc HERMETIC_CUDA_COMPUTE_CAPABILITIES,
+    # pjrt wheel fatbins): plain jax on a V100 (7.0) with 580 gets the cuda12 build (sm_70
+    # SASS); an explicit jax[cuda13] is refused there (tests/compat), an A100 keeps cuda13.
+    Case(
+        "jax-volta-580",
+        ("jax",),
+        machine("580.65.06", VOLTA, python="3.12"),
+        {"jax": "0.12.0.1 cu12"},
+    ),
+    Case(
+        "jax-cuda13-a100-580",
+        ("jax[cuda13]",),
+        machine("580.65.06", A100, python="3.12"),
+        {"jax": "0.12.0.1 cu13"},
+    ),
+    # Windows, driver 472 (CUDA 11.4 natively, 11.x through minor compat): the only 3.x
+    # cu118 build with a Windows row is the 3.0.0b2 beta (paddle.toml); pip never takes
+    # a beta without --pre, so the final 2.6.2 (cu117 build from the paddle index) wins.
+    Case(
+        "paddle-win-472-final-over-beta",
+        ("paddlepaddle-gpu",),
+        machine("472.12", T4, os="windows", python="3.10"),
+        {"paddlepaddle-gpu": "2.6.2.post117 cu117"},
+    ),
+    # ... while a request that names the beta still gets it.
+    Case(
+        "paddle-win-472-beta-asked",
+        ("paddlepaddle-gpu==3.0.0b2",),
+        machine("472.12", T4, os="windows", python="3.10"),
+        {"paddlepaddle-gpu": "3.0.0b2 cu118"},
+    ),
     Case(
         "keras2-with-tf215",
         ("tensorflow==2.15.*", "keras"),
