@@ -61,6 +61,7 @@ _COLUMNS: Mapping[str, tuple[str, ...]] = {
     ),
     "torch.companion": ("version", "torchvision", "torchaudio"),
     "keras.release": ("versions", "tensorflow", "backends", "python"),
+    "keras.tensorflow_pin": ("tensorflow", "keras"),
 }
 _VERSION_KEYS = ("versions", "version", "cuda", "branch", "compute_capability", "cuda_major")
 

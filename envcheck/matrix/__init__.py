@@ -26,6 +26,7 @@ from envcheck.matrix.rows import (
     DriverBranch,
     ForwardCompat,
     GpuModel,
+    KerasPin,
     KerasRelease,
     MinorCompat,
     Origin,
@@ -78,6 +79,7 @@ class Matrix:
     builds: Mapping[str, tuple[Build, ...]] = field(default_factory=dict)
     companions: tuple[Companion, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
+    keras_pins: tuple[KerasPin, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
     @property

@@ -37,7 +37,7 @@ TABLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "cupy": (("build", "builds:cupy"),),
     "onnxruntime": (("build", "builds:onnxruntime"),),
     "paddle": (("build", "builds:paddle"),),
-    "keras": (("release", "keras_releases"),),
+    "keras": (("release", "keras_releases"), ("tensorflow_pin", "keras_pins")),
 }
 assert tuple(TABLES) == DOMAINS
 

@@ -22,6 +22,7 @@ from envcheck.matrix.rows import (
     DriverBranch,
     ForwardCompat,
     GpuModel,
+    KerasPin,
     KerasRelease,
     MinorCompat,
     Origin,
@@ -484,8 +485,24 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             origin=r.origin(),
         )
 
-    _unknown_tables(doc, file, text, ("release",))
-    return {"keras_releases": _rows(file, text, doc, "release", release)}
+    def pin(r: RowReader) -> KerasPin:
+        tensorflow = r.strings("tensorflow", required=True)
+        for v in tensorflow:
+            _check_version(r, "tensorflow", v)
+        keras = r.string("keras")
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+        try:
+            SpecifierSet(keras)
+        except InvalidSpecifier:
+            r.fail("keras", f"{keras!r} is not a PEP 440 specifier")
+        return KerasPin(tensorflow=tensorflow, keras=keras, origin=r.origin())
+
+    _unknown_tables(doc, file, text, ("release", "tensorflow_pin"))
+    return {
+        "keras_releases": _rows(file, text, doc, "release", release),
+        "keras_pins": _rows(file, text, doc, "tensorflow_pin", pin),
+    }
 
 
 PLATFORMS = (

@@ -164,3 +164,13 @@ class KerasRelease:
     requires_python: Optional[str]
     """The release's Requires-Python (PEP 440 specifier), what pip enforces."""
     origin: Origin
+
+
+@dataclass(frozen=True)
+class KerasPin:
+    """The keras a TensorFlow release requires (its wheels' Requires-Dist)."""
+
+    tensorflow: tuple[str, ...]
+    keras: str
+    """PEP 440 specifier: pip refuses a keras outside it next to these releases."""
+    origin: Origin

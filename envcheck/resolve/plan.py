@@ -720,21 +720,31 @@ def _plan_keras(
     from packaging.specifiers import SpecifierSet
 
     tf = chosen.get("tensorflow")
+    # The keras the chosen TensorFlow itself requires (its Requires-Dist): pip enforces it.
+    pin = None
+    if tf is not None:
+        pin = next((p for p in matrix.keras_pins if tf.version in p.tensorflow), None)
     found: list[tuple[tuple[Any, ...], str, KerasRelease]] = []
     reasons: list[str] = []
+    cites: list[str] = []  # the row behind each reason
+
+    def block(text: str, origin: Any) -> None:
+        reasons.append(text)
+        cites.append(origin.cite())
+
     for row in rows:
         for version in row.versions:
             if not _matches(req.requirement, version):
                 continue
             if target.python is not None and row.python and target.python not in row.python:
-                reasons.append(f"keras {version} supports Python {', '.join(row.python)}")
+                block(f"keras {version} supports Python {', '.join(row.python)}", row.origin)
                 continue
             if (
                 target.python is not None
                 and row.requires_python
                 and not SpecifierSet(row.requires_python).contains(target.python)
             ):
-                reasons.append(f"keras {version} requires Python {row.requires_python}")
+                block(f"keras {version} requires Python {row.requires_python}", row.origin)
                 continue
             if row.tensorflow:
                 if tf is None:
@@ -743,13 +753,20 @@ def _plan_keras(
                     if any(b != "tensorflow" for b in row.backends):
                         found.append(((False, *_version_key(version)), version, row))
                         continue
-                    reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
+                    block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
                     continue
                 if not SpecifierSet(row.tensorflow).contains(tf.version, prereleases=True):
-                    reasons.append(f"keras {version} needs tensorflow{row.tensorflow}")
+                    block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
                     continue
+            if (
+                pin is not None
+                and tf is not None
+                and not SpecifierSet(pin.keras).contains(version, prereleases=True)
+            ):
+                block(f"tensorflow {tf.version} requires keras{pin.keras}", pin.origin)
+                continue
             # Prefer a release that names the chosen TensorFlow over one that does not.
-            named = tf is not None and row.tensorflow is not None
+            named = tf is not None and (row.tensorflow is not None or pin is not None)
             found.append(((named, *_version_key(version)), version, row))
     if not found:
         return Unsatisfiable(
@@ -757,15 +774,15 @@ def _plan_keras(
             PYTHON if any("Python" in r for r in reasons) else NO_RELEASE,
             f"no Keras release matches {req.requirement}" + (f" ({reasons[0]})" if reasons else ""),
             "relax the keras specifier or request tensorflow with it",
-            tuple(r.origin.cite() for r in rows[:1]),
+            tuple(cites[:1]) or tuple(r.origin.cite() for r in rows[:1]),
         )
     _, version, row = max(found, key=lambda t: t[0])
     pick = Pick("keras", "keras", version, source=row.origin.source)
     return pick, Decision(
         "keras",
         f"keras {version}: newest release matching {req.requirement.specifier or 'any version'}"
-        + (f" that works with tensorflow {tf.version}" if tf and row.tensorflow else ""),
-        (row.origin.cite(),),
+        + (f" that works with tensorflow {tf.version}" if tf and (row.tensorflow or pin) else ""),
+        (row.origin.cite(),) + ((pin.origin.cite(),) if pin is not None else ()),
     )
 
 
