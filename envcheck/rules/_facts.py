@@ -67,46 +67,20 @@ def target_of(snapshot: Snapshot, matrix: Matrix) -> Target:
     return target
 
 
-def has_nvidia(snapshot: Snapshot) -> bool:
-    """Whether the machine shows any sign of an NVIDIA GPU or driver."""
-    return bool(snapshot.gpus) or snapshot.driver.version is not None
-
-
 def framework_cuda(fw: Framework) -> Optional[CudaVersion]:
     return parse_cuda_version(fw.cuda_version)
 
 
 def matched_build(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[Build]:
-    """The matrix build row that describes an installed framework, if any."""
-    if fw.name is None or fw.version is None:
-        return None
-    target = target_from_snapshot(snapshot)
-    candidates = matrix.builds_for(fw.name, fw.version, platform=target.platform)
-    if not candidates:
-        candidates = matrix.builds_for_minor(fw.name, fw.version, platform=target.platform)
-    if not candidates:
-        return None
-    if fw.cpu_only:
-        cpu = [b for b in candidates if b.cpu_only]
-        return cpu[0] if cpu else None
-    if fw.variant:
-        exact = [b for b in candidates if b.variant == fw.variant]
-        if exact:
-            return exact[0]
-    cuda = parse_cuda_version(fw.cuda_version)
-    if cuda is not None:
-        same = [b for b in candidates if b.cuda == cuda]
-        if same:
-            return same[0]
-        major = [b for b in candidates if b.cuda is not None and b.cuda.major == cuda.major]
-        if major:
-            return major[0]
-    if fw.package:
-        by_pkg = [b for b in candidates if b.package == fw.package and not b.cpu_only]
-        if by_pkg:
-            return by_pkg[0]
-    gpu = [b for b in candidates if not b.cpu_only]
-    return gpu[0] if gpu else None
+    """The matrix build row that describes an installed framework, if any: the
+    first of the judge's candidates for it (``compat.candidate``)."""
+    from envcheck.compat.candidate import candidates_for_installed
+
+    platform = target_from_snapshot(snapshot).platform
+    for c in candidates_for_installed(fw, matrix, platform):
+        if c.build is not None:
+            return c.build
+    return None
 
 
 def driver_of(snapshot: Snapshot) -> Optional[DriverVersion]:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from envcheck.model.finding import Category, Finding, Severity
-from envcheck.rules._facts import fw_label, has_nvidia, target_of
+from envcheck.rules._facts import fw_label, target_of
 from envcheck.rules._fix import install_fix
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ _WHY = {
 
 
 def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    if not has_nvidia(snapshot) or snapshot.platform.os == "darwin":
+    if snapshot.nvidia() is not True or snapshot.platform.os == "darwin":
         return
     target = target_of(snapshot, matrix)
     for fw in snapshot.frameworks:
