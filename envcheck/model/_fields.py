@@ -28,11 +28,14 @@ class Many:
 
 
 STR_MAP = "str-map"
+OPT_STR_MAP = "optional-str-map"
+"""An object of string to string-or-null: null is a known key whose value is
+unknown (a package installed in an unknown version)."""
 
 T = TypeVar("T")
 
 
-def frozen_map(data: Optional[Mapping[str, str]] = None) -> Mapping[str, str]:
+def frozen_map(data: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
     """A read-only, key-sorted mapping (so JSON output is stable)."""
     return types.MappingProxyType(dict(sorted((data or {}).items())))
 
@@ -74,10 +77,12 @@ def _load_value(kind: Any, value: Any, path: str) -> Any:
         if not isinstance(value, str):
             raise SchemaError(path, f"expected a string, got {_type_name(value)}")
         return value
-    if kind == STR_MAP:
+    if kind in (STR_MAP, OPT_STR_MAP):
         if not isinstance(value, dict):
             raise SchemaError(path, f"expected an object, got {_type_name(value)}")
         for k, v in value.items():
+            if v is None and kind == OPT_STR_MAP:
+                continue
             if not isinstance(v, str):
                 raise SchemaError(f"{path}.{k}", f"expected a string, got {_type_name(v)}")
         return frozen_map(value)
@@ -92,7 +97,7 @@ def _load_value(kind: Any, value: Any, path: str) -> Any:
 def _dump_value(kind: Any, value: Any) -> Any:
     if value is None:
         return None
-    if kind == STR_MAP:
+    if kind in (STR_MAP, OPT_STR_MAP):
         return dict(value)
     if isinstance(kind, Many):
         return [_dump_value(kind.item, v) for v in value]
@@ -117,10 +122,37 @@ def load_fields(cls: type[T], data: Any, path: str) -> T:
         if value is None:
             if isinstance(kind, Many):
                 kwargs[name] = ()
-            elif kind == STR_MAP:
+            elif kind in (STR_MAP, OPT_STR_MAP):
                 kwargs[name] = frozen_map()
             else:
                 kwargs[name] = None
             continue
         kwargs[name] = _load_value(kind, value, sub)
     return cls(**kwargs)
+
+
+def unknown_keys(cls: Any, data: Any, path: str = "") -> list[str]:
+    """One line per key ``cls`` does not define, nested models included, with the
+    closest known key (a typo in a hand-written file must not pass silently as
+    an unknown fact)."""
+    import difflib
+
+    if not isinstance(data, dict):
+        return []
+    kinds = dict(cls._FIELDS)
+    out: list[str] = []
+    for key, value in data.items():
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in kinds:
+            close = difflib.get_close_matches(str(key), list(kinds), n=1)
+            out.append(
+                f"unknown key {sub!r} ignored" + (f" (did you mean {close[0]!r}?)" if close else "")
+            )
+            continue
+        kind = kinds[key]
+        if isinstance(kind, Many) and hasattr(kind.item, "_FIELDS") and isinstance(value, list):
+            for i, item in enumerate(value):
+                out.extend(unknown_keys(kind.item, item, f"{sub}[{i}]"))
+        elif hasattr(kind, "_FIELDS"):
+            out.extend(unknown_keys(kind, value, sub))
+    return out

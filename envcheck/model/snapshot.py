@@ -7,22 +7,28 @@ Everything after detection (doctor, plan, check) is a pure function of a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Optional
 
 from envcheck.model._fields import (
+    OPT_STR_MAP,
     STR_MAP,
     Many,
     SchemaError,
     dump_fields,
     frozen_map,
     load_fields,
+    unknown_keys,
 )
 
 SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
 SCHEMA_VERSION = 1
+UNKNOWN_KEY_PROBE = "snapshot"
+"""The probe name under which keys a snapshot file had but envcheck does not
+know are reported."""
 
 
 class _Model:
@@ -228,8 +234,10 @@ class Snapshot(_Model):
     gpus: tuple[Gpu, ...] = ()
     cuda_toolkits: tuple[CudaToolkit, ...] = ()
     libraries: tuple[Library, ...] = ()
-    packages: Mapping[str, str] = field(default_factory=frozen_map)
-    conda_packages: Mapping[str, str] = field(default_factory=frozen_map)
+    packages: Mapping[str, Optional[str]] = field(default_factory=frozen_map)
+    """Installed distributions: name -> version; None when installed in an
+    unknown version."""
+    conda_packages: Mapping[str, Optional[str]] = field(default_factory=frozen_map)
     frameworks: tuple[Framework, ...] = ()
     env: Mapping[str, str] = field(default_factory=frozen_map)
     errors: tuple[ProbeError, ...] = ()
@@ -249,8 +257,8 @@ class Snapshot(_Model):
         ("gpus", Many(Gpu)),
         ("cuda_toolkits", Many(CudaToolkit)),
         ("libraries", Many(Library)),
-        ("packages", STR_MAP),
-        ("conda_packages", STR_MAP),
+        ("packages", OPT_STR_MAP),
+        ("conda_packages", OPT_STR_MAP),
         ("frameworks", Many(Framework)),
         ("env", STR_MAP),
         ("errors", Many(ProbeError)),
@@ -277,6 +285,11 @@ class Snapshot(_Model):
         found neither (and failed on nothing that hides one); None: not known."""
         if self.gpus or self.driver.version is not None:
             return True
+        if any(
+            f.build.get("is_cuda_available") == "True" and not f.rocm_version
+            for f in self.frameworks
+        ):
+            return True  # a framework's own report: CUDA initialised
         if not self.observed("driver"):
             return None
         hidden = ("mismatch", "permission", "denied", "timed out", "timeout")
@@ -309,4 +322,10 @@ class Snapshot(_Model):
         for required_object in ("platform", "python", "driver"):
             if data.get(required_object) is None:
                 data = {**data, required_object: {}}
-        return load_fields(cls, data, path)
+        snapshot = load_fields(cls, {k: v for k, v in data.items() if k != "schema"}, path)
+        unknown = unknown_keys(cls, {k: v for k, v in data.items() if k != "schema"})
+        if not unknown:
+            return snapshot
+        # Kept as probe errors so every consumer (doctor, fleet) reports them.
+        notes = tuple(ProbeError(UNKNOWN_KEY_PROBE, line) for line in unknown[:20])
+        return dataclasses.replace(snapshot, errors=snapshot.errors + notes)

@@ -13,12 +13,28 @@ if TYPE_CHECKING:
     from envcheck.model.snapshot import Snapshot
 
 PROBE_FAILED = "probe-failed"
+UNKNOWN_SNAPSHOT_KEY = "snapshot-unknown-key"
 UNKNOWN_FRAMEWORK_VERSION = "unknown-framework-version"
 CUDA_UNAVAILABLE_REPORTED = "framework-reports-no-cuda"
 
 
 def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    from envcheck.model.snapshot import UNKNOWN_KEY_PROBE
+
+    typos = [e.message or "" for e in snapshot.errors if e.probe == UNKNOWN_KEY_PROBE]
+    if typos:
+        yield Finding(
+            UNKNOWN_SNAPSHOT_KEY,
+            Category.OTHER,
+            Severity.WARNING,
+            "The snapshot has keys envcheck does not know; their facts were not read",
+            evidence=tuple(typos),
+            fix="Correct the key names (see envcheck/schemas/snapshot-1.schema.json) "
+            "or write the snapshot with `envcheck detect --json -o FILE`.",
+        )
     for err in snapshot.errors:
+        if err.probe == UNKNOWN_KEY_PROBE:
+            continue
         if err.message and "mismatch" in err.message.lower():
             continue  # the NVML mismatch rule explains it
         if err.probe == "driver" and snapshot.driver.version is None:

@@ -176,3 +176,33 @@ def test_fixture_snapshots_validate_and_load(path: Path) -> None:
     data = json.loads(path.read_text())
     jsonschema.validate(data, get_schema("snapshot-1"))
     Snapshot.from_json(data)
+
+
+def test_null_package_version_is_unknown_not_refused() -> None:
+    # The README: unknown facts are null. A package installed in an unknown version.
+    snap = parse_snapshot_text('{"packages": {"torch": null, "numpy": "2.1.0"}}', "s.json")
+    assert "torch" in snap.packages
+    assert snap.packages["torch"] is None
+    assert snap.packages["numpy"] == "2.1.0"
+    again = parse_snapshot_text(snapshot_to_text(snap), "again.json")
+    assert again.packages == snap.packages
+    jsonschema.validate(snap.to_json(), get_schema("snapshot-1"))
+
+
+def test_unknown_keys_are_reported_with_the_closest_known_key() -> None:
+    snap = parse_snapshot_text(
+        '{"gpu": [{"name": "T4"}], "driver": {"cuda_verison": "12.2"},'
+        ' "gpus": [{"name": "T4", "cc": "7.5"}]}',
+        "s.json",
+    )
+    messages = [e.message for e in snap.errors if e.probe == "snapshot"]
+    assert messages == [
+        "unknown key 'gpu' ignored (did you mean 'gpus'?)",
+        "unknown key 'driver.cuda_verison' ignored (did you mean 'cuda_version'?)",
+        "unknown key 'gpus[0].cc' ignored",
+    ]
+
+
+def test_a_clean_snapshot_has_no_unknown_key_errors() -> None:
+    snap = parse_snapshot_text(snapshot_to_text(full_snapshot()), "s.json")
+    assert not [e for e in snap.errors if e.probe == "snapshot"]
