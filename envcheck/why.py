@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck import names
 from envcheck.errors import InputError
 
 if TYPE_CHECKING:
@@ -29,23 +30,8 @@ _SPEC_RE = re.compile(
     r"(?:={1,3}\s*(?P<version>[A-Za-z0-9.*+!_-]+))?\s*$"
 )
 
-# Distribution names → matrix framework file.
-_ALIASES = {
-    "torch": "torch",
-    "pytorch": "torch",
-    "tensorflow": "tensorflow",
-    "tensorflow-gpu": "tensorflow",
-    "tensorflow-cpu": "tensorflow",
-    "tf": "tensorflow",
-    "jax": "jax",
-    "jaxlib": "jax",
-    "cupy": "cupy",
-    "onnxruntime": "onnxruntime",
-    "onnxruntime-gpu": "onnxruntime",
-    "paddle": "paddle",
-    "paddlepaddle": "paddle",
-    "paddlepaddle-gpu": "paddle",
-    "keras": "keras",
+# Spec kinds beside the frameworks' names (envcheck.names).
+_OTHER_KINDS = {
     "cudnn": "cudnn",
     "nvidia-cudnn": "cudnn",
     "cuda": "cuda",
@@ -156,12 +142,10 @@ def parse_spec(text: str) -> Spec:
             f"cannot read spec {text!r}: expected NAME==VERSION, e.g. torch==2.5.1+cu124, "
             "jax[cuda12]==0.4.30, cudnn==8.9 or cuda==12.4",
         )
-    package = m.group("name").lower().replace("_", "-")
-    kind = _ALIASES.get(package)
-    if kind is None and package.startswith("cupy-cuda"):
-        kind = "cupy"
+    package = names.canonical(m.group("name"))
+    kind = names.framework_of(package) or _OTHER_KINDS.get(package)
     if kind is None:
-        known = ", ".join(sorted(set(_ALIASES.values())))
+        known = ", ".join(sorted({*names.DISTRIBUTIONS, *_OTHER_KINDS.values()}))
         raise InputError(None, None, f"unknown package {package!r} in {text!r} (known: {known})")
     version = m.group("version").rstrip("*").rstrip(".")
     variant = None

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck import names
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
 from envcheck.errors import EnvcheckError
@@ -36,34 +37,8 @@ SHARED_CUDA = "shared_cuda"
 UNKNOWN = "unknown"
 NO_RELEASE = "no_release"
 
-# What users type → the matrix framework key. Companions map to themselves.
-FRAMEWORK_NAMES = {
-    "torch": "torch",
-    "pytorch": "torch",
-    "torchvision": "torchvision",
-    "torchaudio": "torchaudio",
-    "tensorflow": "tensorflow",
-    "tensorflow-gpu": "tensorflow",
-    "tensorflow-cpu": "tensorflow",
-    "tf": "tensorflow",
-    "jax": "jax",
-    "jaxlib": "jax",
-    "cupy": "cupy",
-    "onnxruntime": "onnxruntime",
-    "onnxruntime-gpu": "onnxruntime",
-    "paddle": "paddle",
-    "paddlepaddle": "paddle",
-    "paddlepaddle-gpu": "paddle",
-    "keras": "keras",
-}
-COMPANIONS = ("torchvision", "torchaudio")
-# Names that mean "this framework" rather than one of its distributions: a plan
-# may answer them with another distribution of it (tensorflow -> tensorflow-gpu
-# for 1.x) and says so. Other names (tensorflow-gpu, cupy-cuda12x) are honoured.
-MAIN_NAMES = frozenset(
-    {"torch", "pytorch", "tensorflow", "tf", "jax", "jaxlib", "cupy", "onnxruntime", "paddle"}
-    | {"paddlepaddle"}
-)
+COMPANIONS = names.COMPANIONS["torch"]
+MAIN_NAMES = names.MAIN_NAMES
 
 
 @dataclass(frozen=True)
@@ -223,12 +198,10 @@ def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
             req = Requirement(text)
         except InvalidRequirement as exc:
             raise PlanInputError(f"not a requirement: {text!r} ({exc})") from None
-        name = req.name.lower().replace("_", "-")
-        framework = FRAMEWORK_NAMES.get(name)
-        if framework is None and name.startswith("cupy-cuda"):
-            framework = "cupy"
+        name = names.canonical(req.name)
+        framework = names.framework_of(name) or (name if names.companion_of(name) else None)
         if framework is None:
-            known = ", ".join(sorted(set(FRAMEWORK_NAMES) - {"tf"}))
+            known = ", ".join(n for n in names.known_names() if n != "tf")
             raise PlanInputError(f"envcheck cannot plan {req.name!r}; it plans: {known}")
         if framework in out:
             raise PlanInputError(f"{framework} requested twice ({out[framework].name}, {name})")

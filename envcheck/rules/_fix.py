@@ -9,22 +9,12 @@ if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
 
-PACKAGE_OF = {
-    "torch": "torch",
-    "tensorflow": "tensorflow",
-    "jax": "jax",
-    "cupy": "cupy",
-    "onnxruntime": "onnxruntime-gpu",
-    "paddle": "paddlepaddle-gpu",
-}
-COMPANIONS = {"torch": ("torchvision", "torchaudio")}
-
 
 def install_fix(
     framework: str,
     target: Target,
     matrix: Matrix,
-    installed: Optional[Mapping[str, str]] = None,
+    installed: Optional[Mapping[str, Optional[str]]] = None,
     version: Optional[str] = None,
 ) -> Optional[str]:
     """pip commands installing a GPU build of ``framework`` (and its installed
@@ -32,11 +22,12 @@ def install_fix(
     release ``version`` where one runs, else the newest; None when the matrix
     has none."""
     # The resolver loads only when a finding needs a fix (most reports need none).
+    from envcheck import names
     from envcheck.resolve.emit import emit_pip
     from envcheck.resolve.plan import plan
 
-    package = PACKAGE_OF.get(framework, framework)
-    companions = [c for c in COMPANIONS.get(framework, ()) if installed and c in installed]
+    package = names.GPU_PACKAGE.get(framework, framework)
+    companions = [c for c in names.COMPANIONS.get(framework, ()) if installed and c in installed]
     tries = [[package, *companions]]
     if version:
         tries.insert(0, [f"{package}=={version.split('+')[0]}", *companions])

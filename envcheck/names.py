@@ -1,0 +1,98 @@
+"""One vocabulary for the names users and tools write for the frameworks.
+
+Every command maps a distribution name, a conda package name or a word a user
+typed (``pytorch``, ``tf``, ``paddlepaddle-gpu``, ``cupy-cuda12x``) to the
+matrix's framework key through this module, so that ``plan``, ``check``,
+``matrix why``, ``explain`` and the doctor agree on what a name means. Names are
+compared in PEP 503 normal form (``packaging.utils.canonicalize_name``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from packaging.utils import canonicalize_name
+
+# The matrix's framework keys, and the pip distributions that install each.
+DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
+    "torch": ("torch",),
+    "tensorflow": ("tensorflow", "tensorflow-gpu", "tensorflow-cpu"),
+    "jax": ("jax", "jaxlib"),
+    "cupy": ("cupy",),
+    "onnxruntime": ("onnxruntime", "onnxruntime-gpu"),
+    "paddle": ("paddlepaddle", "paddlepaddle-gpu"),
+    "keras": ("keras",),
+}
+# Words users type that are no distribution's name.
+_ALIASES = {"pytorch": "torch", "tf": "tensorflow", "paddle": "paddle"}
+# conda package names (defaults, conda-forge, the pytorch channel).
+CONDA_NAMES = {
+    "pytorch": "torch",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "jaxlib": "jax",
+    "jax": "jax",
+    "cupy": "cupy",
+    "onnxruntime": "onnxruntime",
+    "paddlepaddle-gpu": "paddle",
+    "paddlepaddle": "paddle",
+    "keras": "keras",
+}
+# Packages released in lockstep with a framework (planned beside it).
+COMPANIONS: dict[str, tuple[str, ...]] = {"torch": ("torchvision", "torchaudio")}
+# The distribution that installs a framework's GPU build by default.
+GPU_PACKAGE = {
+    "torch": "torch",
+    "tensorflow": "tensorflow",
+    "jax": "jax",
+    "cupy": "cupy",
+    "onnxruntime": "onnxruntime-gpu",
+    "paddle": "paddlepaddle-gpu",
+    "keras": "keras",
+}
+# Names that mean "this framework" rather than one of its distributions: a plan
+# may answer them with another distribution (tensorflow -> tensorflow-gpu for
+# 1.x) and says so. Other names (tensorflow-gpu, cupy-cuda12x) are honoured.
+MAIN_NAMES = frozenset(
+    {"torch", "pytorch", "tensorflow", "tf", "jax", "jaxlib", "cupy", "onnxruntime"}
+    | {"paddle", "paddlepaddle"}
+)
+_CUPY_WHEEL = re.compile(r"^cupy-cuda\d+x?$")
+
+_PIP: dict[str, str] = {d: fw for fw, dists in DISTRIBUTIONS.items() for d in dists}
+
+
+def canonical(name: str) -> str:
+    """The PEP 503 normal form of a distribution name (``Paddle_Paddle`` -> ``paddle-paddle``)."""
+    return str(canonicalize_name(name))
+
+
+def framework_of(name: str, *, conda: bool = False, aliases: bool = True) -> Optional[str]:
+    """The matrix framework a distribution (or, with ``conda``, a conda package)
+    name installs; None for other names. ``aliases`` also accepts the words
+    users type (``pytorch``, ``tf``)."""
+    key = canonical(name)
+    if conda:
+        return CONDA_NAMES.get(key)
+    if key in _PIP:
+        return _PIP[key]
+    if _CUPY_WHEEL.match(key):
+        return "cupy"
+    if aliases:
+        return _ALIASES.get(key)
+    return None
+
+
+def companion_of(name: str) -> Optional[str]:
+    """The framework a companion package (torchvision) is released with."""
+    key = canonical(name)
+    for fw, names in COMPANIONS.items():
+        if key in names:
+            return fw
+    return None
+
+
+def known_names() -> list[str]:
+    """Every name ``framework_of`` accepts, for error messages."""
+    return sorted(set(_PIP) | set(_ALIASES) | {c for cs in COMPANIONS.values() for c in cs})
