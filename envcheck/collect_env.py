@@ -64,14 +64,21 @@ _KEYS = {
     "Is XNNPACK available": "xnnpack",
     "Is XPU available": "xpu",
     "Versions of relevant libraries": "libraries",
+    "Version of relevant libraries": "libraries",
     "GPU topology": "topology",
     "CPU": "cpu",
 }
-_KEY_RE = re.compile(r"^(" + "|".join(re.escape(k) for k in _KEYS) + r"):(?:\s(.*)|)$")
+_KEY_RE = re.compile(
+    r"^(" + "|".join(re.escape(k) for k in _KEYS) + r")(?:\s*[:\uff1a](?:\s*(.*)|)|\s+(\S.*))$",
+    re.IGNORECASE,
+)
+"""A key, then ``: value``; hand-copied reports also lose the colon, change the
+key's case or use a full-width colon."""
+_KEY_OF = {k.lower(): v for k, v in _KEYS.items()}
 # Keys that open a block of following lines (until a blank line or the next key).
 _BLOCKS = {"gpus", "cudnn", "libraries", "topology", "cpu"}
 _UNKNOWN = {"", "n/a", "none", "could not collect", "no cuda", "unknown"}
-_GPU_LINE = re.compile(r"^GPU (\d{1,4}): (.+)$")
+_GPU_LINE = re.compile(r"^GPU (\d{1,4})\s*[:\uff1a]\s*(.+)$")
 _CUDNN_PATH = re.compile(r"(?:^|[/\\])(?:lib)?cudnn(?:64_(\d+)\.dll|\.so\.(\d+(?:\.\d+)*))$")
 _PIP_LINE = re.compile(r"^\[(pip3?|conda)\]\s+(.*)$")
 _PIP_REQ = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)$")
@@ -111,7 +118,7 @@ def _count_keys(lines: list[str]) -> int:
     for line in lines[:400]:
         m = _KEY_RE.match(line.strip())
         if m:
-            seen.add(m.group(1))
+            seen.add(m.group(1).lower())
     return len(seen)
 
 
@@ -140,20 +147,21 @@ def _split(text: str, path: str) -> _Report:
         stripped = line.strip()
         m = _KEY_RE.match(stripped)
         if m:
-            name = _KEYS[m.group(1)]
+            name = _KEY_OF[m.group(1).lower()]
+            given = m.group(2) if m.group(2) is not None else m.group(3)
             if name == "torch" and "torch" in report.values:
                 raise InputError(
                     path,
                     number,
                     "a second collect_env report starts here; pass one report at a time",
                 )
-            report.values[name] = (number, m.group(2) or "")
+            report.values[name] = (number, given or "")
             report.last_line = number
             block = name if name in _BLOCKS else None
             if block is not None:
                 report.blocks.setdefault(block, [])
-                if m.group(2):
-                    report.blocks[block].append((number, m.group(2)))
+                if given:
+                    report.blocks[block].append((number, given))
             continue
         if block is None:
             continue
@@ -225,6 +233,9 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
         errors=tuple(errors),
         envcheck_version=__version__,
         source=SOURCE,
+        # collect_env asked nvidia-smi: its "Could not collect" / "No CUDA" is an
+        # observed absence; a report without the line leaves the driver unknown.
+        probes=("driver",) if "driver" in report.values else (),
     )
 
 
@@ -416,7 +427,11 @@ def _frameworks(value: _ValueFn, libraries: tuple[Library, ...]) -> tuple[Framew
     cpu_only: Optional[bool]
     if cuda is not None or rocm:
         cpu_only = False
-    elif variant == "cpu" or (raw_cuda_item is None and _said_none(value, "torch_cuda")):
+    elif variant == "cpu" or (
+        raw_cuda_item is None
+        and _said_none(value, "torch_cuda")
+        and build.get("is_cuda_available") != "True"
+    ):
         cpu_only = True
         variant = variant or "cpu"
     else:
@@ -436,8 +451,10 @@ def _frameworks(value: _ValueFn, libraries: tuple[Library, ...]) -> tuple[Framew
 
 
 def _said_none(value: _ValueFn, name: str) -> bool:
-    """True when collect_env printed literally "None" (a CPU build), not "N/A"."""
-    return value.raw(name) == "None"
+    """True when collect_env printed that torch's value is None (a CPU build):
+    literally "None", or "Could not collect", which is what its report prints for
+    every None; "N/A" means torch could not be imported."""
+    return (value.raw(name) or "").lower() in ("none", "could not collect")
 
 
 class _ValueFn:

@@ -26,7 +26,8 @@ _WHY = {
 
 
 def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    if snapshot.nvidia() is not True or snapshot.platform.os == "darwin":
+    nvidia = snapshot.nvidia()
+    if nvidia is False or snapshot.platform.os == "darwin":
         return
     target = target_of(snapshot, matrix)
     for fw in snapshot.frameworks:
@@ -38,8 +39,11 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         yield Finding(
             CPU_ONLY_BUILD,
             Category.CPU_ONLY_BUILD,
-            Severity.ERROR,
-            f"{fw_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU",
+            Severity.ERROR if nvidia else Severity.WARNING,
+            f"{fw_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU"
+            if nvidia
+            else f"{fw_label(fw)} is a CPU-only build: it cannot use an NVIDIA GPU "
+            "(whether this machine has one is not known)",
             evidence=(
                 f"{fw.name}: {_WHY.get(fw.name or '', 'CPU-only build')}"
                 + (f" (package {fw.package})" if fw.package else ""),

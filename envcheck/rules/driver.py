@@ -33,9 +33,16 @@ def check_driver_present(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding
         return  # macOS, containers and WSL2 have rules of their own
     if snapshot.driver.version is not None:
         return
+    nvidia = snapshot.nvidia()
+    if nvidia is None or any(
+        f.build.get("is_cuda_available") == "True" for f in snapshot.frameworks
+    ):
+        return  # not looked for (a hand-written or pasted report), or CUDA ran: not absent
     driver_errors = tuple(f"{e.probe}: {e.message}" for e in snapshot.errors if e.probe == "driver")
     gpu_fws = _gpu_frameworks(snapshot)
     if snapshot.gpus:
+        if not snapshot.observed("driver"):
+            return
         yield Finding(
             NO_DRIVER,
             Category.NO_DRIVER,
@@ -47,14 +54,15 @@ def check_driver_present(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding
     elif gpu_fws:
         yield Finding(
             NO_DRIVER,
-            Category.NO_DRIVER,
+            Category.NO_GPU,
             Severity.ERROR,
-            "CUDA builds are installed but no NVIDIA driver or GPU was found",
+            "CUDA builds are installed but no NVIDIA GPU or driver was found",
             evidence=(*(f"{f} is a CUDA build" for f in gpu_fws), *driver_errors),
             fix=(
                 "If this machine has an NVIDIA GPU, install its driver "
                 f"({DRIVER_DOWNLOAD}) and reboot; check `lspci | grep -i nvidia`. "
-                "If it has none, these frameworks will run on the CPU."
+                "If it has none, these frameworks run on the CPU only (envcheck plan "
+                "--gpu none picks CPU builds)."
             ),
         )
     else:

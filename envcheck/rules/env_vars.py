@@ -29,19 +29,24 @@ def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Findin
         uuids = {g.uuid for g in snapshot.gpus if g.uuid}
         hides_all = False
         reason = ""
+        first = entries[0] if entries else ""
         if not entries:
             hides_all, reason = True, "it is empty"
-        elif entries[0] in ("-1", "NoDevFiles", "none"):
-            hides_all, reason = True, f"it is {entries[0]!r}"
-        elif entries[0].isdigit() and count and int(entries[0]) >= count:
+        elif first.lstrip("-").isdigit() and int(first) < 0:
+            hides_all, reason = True, f"{first} is not a device index"
+        elif first.isdigit():
             # CUDA stops at the first invalid index, so later entries are ignored.
-            hides_all, reason = True, f"index {entries[0]} does not exist ({count} GPUs)"
-        elif (
-            entries[0].startswith(("GPU-", "MIG-"))
-            and uuids
-            and not any(u.startswith(entries[0]) for u in uuids)
-        ):
-            hides_all, reason = True, f"{entries[0]} matches no GPU UUID"
+            if count and int(first) >= count:
+                hides_all, reason = True, f"index {first} does not exist ({count} GPUs)"
+        elif first.startswith("MIG-"):
+            pass  # MIG instance UUIDs are not in the snapshot: cannot tell
+        elif first.startswith("GPU-"):
+            if uuids and not any(u.startswith(first) for u in uuids):
+                hides_all, reason = True, f"{first} matches no GPU UUID"
+        else:
+            # Neither an index nor a UUID (-1's siblings: none, void, NoDevFiles, a
+            # typo): CUDA's parser stops at it and exposes no device at all.
+            hides_all, reason = True, f"{first!r} is neither a device index nor a GPU UUID"
         if hides_all:
             yield Finding(
                 CUDA_VISIBLE_DEVICES_HIDES,

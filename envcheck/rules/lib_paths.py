@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.snapshot import Library
 from envcheck.model.versions import parse_cuda_version
 from envcheck.rules._facts import framework_cuda, fw_label, matched_build
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
-    from envcheck.model.snapshot import Framework, Library, Snapshot
+    from envcheck.model.snapshot import Framework, Snapshot
 
 CUDNN_MISSING = "cudnn-missing"
 CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
@@ -49,8 +50,29 @@ def _needed_cudnn(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional
     return build.cudnn if build is not None else None
 
 
+# pip wheels that carry a library (nvidia-cudnn-cu12 9.1.0.70 is cuDNN 9.1).
+_WHEEL_OF = {"cudnn": "nvidia-cudnn-cu", "cudart": "nvidia-cuda-runtime-cu"}
+
+
 def _libs(snapshot: Snapshot, name: str) -> list[Library]:
-    return [lib for lib in snapshot.libraries if lib.name == name and lib.version]
+    found = [lib for lib in snapshot.libraries if lib.name == name and lib.version]
+    prefix = _WHEEL_OF.get(name)
+    if prefix is None:
+        return found
+    seen = {lib.path for lib in found}
+    for package, version in snapshot.packages.items():
+        if not package.startswith(prefix) or not version:
+            continue
+        # A detected library already names the wheel's files; otherwise the wheel
+        # itself is the evidence (a hand-written or pasted snapshot).
+        if not any(p and package.replace("-", "_") in p.replace("-", "_") for p in seen):
+            found.append(Library(name=name, version=version, path=package, source="pip"))
+    return found
+
+
+def _libraries_observed(snapshot: Snapshot) -> bool:
+    """Whether detection looked for libraries: else their absence is unknown."""
+    return snapshot.observed("libraries")
 
 
 def _bundles(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> bool:
@@ -86,7 +108,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     ),
                     fix=_cudnn_fix(fw, need_major, snapshot),
                 )
-            else:
+            elif _libraries_observed(snapshot):
                 yield Finding(
                     CUDNN_MISSING,
                     Category.CUDA_RUNTIME_MISSING,
@@ -158,7 +180,7 @@ def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             or _bundles(fw, snapshot, matrix)
         ):
             continue
-        if cuda.major in majors:
+        if cuda.major in majors or not _libraries_observed(snapshot):
             continue
         yield Finding(
             CUDA_RUNTIME_MISSING,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from envcheck.model.finding import Category, Finding, Severity
@@ -21,7 +21,7 @@ _NVIDIA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu(\d+)$")
 _CUPY = re.compile(r"^cupy-cuda(\d+?)(\d|x)?$")
 
 
-def _wheel_majors(packages: dict[str, str]) -> dict[int, list[str]]:
+def _wheel_majors(packages: Iterable[str]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for name in packages:
         m = _NVIDIA_WHEEL.match(name)
@@ -40,7 +40,7 @@ def _wheel_majors(packages: dict[str, str]) -> dict[int, list[str]]:
 
 
 def check_mixed_wheels(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    majors = _wheel_majors(dict(snapshot.packages))
+    majors = _wheel_majors(snapshot.packages)
     for fw in snapshot.frameworks:
         cuda = framework_cuda(fw)
         if cuda is not None and not fw.cpu_only and fw.name in ("torch", "jax", "paddle"):
@@ -60,9 +60,9 @@ def check_mixed_wheels(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             "other major (pip uninstall ...) and reinstall with matching CUDA builds "
             "(envcheck plan <frameworks>).",
         )
-    conda_tk = snapshot.conda_packages.get("cudatoolkit")
+    conda_tk = snapshot.conda_packages.get("cudatoolkit") or "(version unknown)"
     pip_cuda = sorted(n for n in snapshot.packages if _NVIDIA_WHEEL.match(n))
-    if conda_tk and pip_cuda:
+    if "cudatoolkit" in snapshot.conda_packages and pip_cuda:
         yield Finding(
             CONDA_CUDATOOLKIT_AND_PIP,
             Category.MIXED_WHEELS,

@@ -143,14 +143,31 @@ def test_cpu_only_build_with_gpu(mini_matrix: Matrix) -> None:
 
 
 def test_cpu_only_build_without_gpu_is_fine(mini_matrix: Matrix) -> None:
-    found = ids(snap(frameworks=[TORCH_CPU]), mini_matrix)
+    found = ids(snap(frameworks=[TORCH_CPU], probes=["driver"]), mini_matrix)
     assert "cpu-only-build" not in found
     assert found["no-gpu"].severity is Severity.INFO
 
 
 def test_cuda_build_without_driver_is_an_error(mini_matrix: Matrix) -> None:
-    found = ids(snap(frameworks=[TORCH_CU124]), mini_matrix)
+    found = ids(snap(frameworks=[TORCH_CU124], probes=["driver"]), mini_matrix)
     assert found["no-driver"].severity is Severity.ERROR
+    assert found["no-driver"].category is Category.NO_GPU
+
+
+def test_a_driver_nobody_looked_for_is_not_reported_missing(mini_matrix: Matrix) -> None:
+    found = ids(snap(frameworks=[TORCH_CU124]), mini_matrix)
+    assert "no-driver" not in found and "no-gpu" not in found
+    # GPUs listed by hand, driver not recorded: unknown, not "no working driver".
+    assert "no-driver" not in ids(snap(gpus=[RTX4090], frameworks=[TORCH_CU124]), mini_matrix)
+    observed = snap(gpus=[RTX4090], frameworks=[TORCH_CU124], probes=["driver"])
+    assert ids(observed, mini_matrix)["no-driver"].category is Category.NO_DRIVER
+
+
+def test_cuda_reported_available_means_a_working_driver(mini_matrix: Matrix) -> None:
+    torch = {**TORCH_CU124, "build": {"is_cuda_available": "True"}}
+    s = snap(frameworks=[torch], probes=["driver"])
+    assert s.nvidia() is True
+    assert "no-driver" not in ids(s, mini_matrix)
 
 
 def test_nvml_mismatch(mini_matrix: Matrix) -> None:
@@ -324,10 +341,21 @@ def test_tensorflow_without_any_cudnn(mini_matrix: Matrix) -> None:
         "cpu_only": False,
         "package": "tensorflow",
     }
-    s = snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[tf])
+    probes = ["driver", "toolkits", "libraries", "frameworks"]
+    s = snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[tf], probes=probes)
     found = ids(s, mini_matrix)
     assert found["cudnn-missing"].category is Category.CUDA_RUNTIME_MISSING
     assert found["cuda-runtime-missing"].severity is Severity.ERROR
+    # Not looked for is not absent: a hand-written snapshot without libraries.
+    unknown = ids(snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[tf]), mini_matrix)
+    assert "cudnn-missing" not in unknown
+    assert "cuda-runtime-missing" not in unknown
+    # The pip wheels in `packages` are cuDNN and the CUDA runtime.
+    wheels = {"nvidia-cudnn-cu11": "8.6.0.163", "nvidia-cuda-runtime-cu11": "11.8.89"}
+    s = snap(
+        driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[tf], probes=probes, packages=wheels
+    )
+    assert not {"cudnn-missing", "cuda-runtime-missing"} & set(ids(s, mini_matrix))
 
 
 def test_older_cudnn_on_ld_library_path_shadows(mini_matrix: Matrix) -> None:
@@ -449,3 +477,35 @@ def test_installed_arch_list_without_ptx_blocks_newer_gpus(mini_matrix: Matrix) 
         frameworks=[_tf_with_caps("sm_50,sm_60,sm_70,sm_75")],
     )
     assert ids(s, mini_matrix)["gpu-arch-unsupported"].severity is Severity.ERROR
+
+
+@pytest.mark.parametrize("value", ["void", "none", "NoDevFiles", "-1", "", "gpu0", "-2"])
+def test_cuda_visible_devices_values_cuda_cannot_parse_hide_every_gpu(
+    mini_matrix: Matrix, value: str
+) -> None:
+    found = ids(snap(gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": value}), mini_matrix)
+    assert found["cuda-visible-devices-hides-gpus"].severity == Severity.ERROR
+
+
+@pytest.mark.parametrize("value", ["0", "0,1", "GPU-8a1b", "MIG-GPU-8a1b"])
+def test_cuda_visible_devices_valid_values_are_quiet(mini_matrix: Matrix, value: str) -> None:
+    gpu = {**RTX4090, "uuid": "GPU-8a1b2c3d"}
+    found = ids(snap(gpus=[gpu], env={"CUDA_VISIBLE_DEVICES": value}), mini_matrix)
+    assert "cuda-visible-devices-hides-gpus" not in found
+
+
+def test_unknown_snapshot_keys_are_a_warning_not_silence(mini_matrix: Matrix) -> None:
+    found = ids(snap(gpu=[RTX4090]), mini_matrix)
+    assert found["snapshot-unknown-key"].severity == Severity.WARNING
+    assert "did you mean 'gpus'" in found["snapshot-unknown-key"].evidence[0]
+
+
+def test_null_package_version_loads_and_mixed_wheel_rules_still_read_names(
+    mini_matrix: Matrix,
+) -> None:
+    found = ids(
+        snap(packages={"torch": None, "nvidia-cudnn-cu11": "8.7", "nvidia-cublas-cu12": None}),
+        mini_matrix,
+    )
+    assert "mixed-cuda-wheels" in found
+    assert "cudnn-missing" not in found
