@@ -25,8 +25,8 @@ CORPUS = Path(__file__).parents[1] / "fixtures" / "corpus"
 CATEGORIES = {c.value for c in Category}
 MIN_ERRORS = 150
 MIN_COLLECT_ENV = 30
-COLLECTED_ERRORS = 160
-COLLECTED_COLLECT_ENV = 17
+COLLECTED_ERRORS = 162
+COLLECTED_COLLECT_ENV = 18
 # Issue 12's target: explain names the established cause of >= 90 % of the error cases.
 EXPLAIN_HIT_TARGET = 0.9
 # Ratchet floor, below the target: the corpus grew by held-out cases explain still misses
