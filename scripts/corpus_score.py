@@ -7,7 +7,8 @@ each case this prints HIT or MISS and the categories found, then the hit rates.
 
 A case is a HIT when a finding of the expected category has severity error or
 warning, or when explain's first finding has that category. Error texts go
-through ``envcheck.explain.explain`` (no snapshot, as ``explain --no-detect``);
+through ``envcheck.explain.explain`` with the matrix but no snapshot, as
+``explain --no-detect`` does;
 collect_env reports are parsed and diagnosed exactly as ``envcheck doctor
 --from-collect-env FILE`` does (the report text is also explained, since
 collect_env prints CUDA's warnings above the report).
@@ -49,11 +50,13 @@ def _shown(findings: tuple[Any, ...]) -> str:
 
 def score_errors(corpus: Path, quiet: bool) -> tuple[int, int]:
     from envcheck.explain import explain
+    from envcheck.matrix import load_matrix
 
+    matrix = load_matrix()
     hits = total = 0
     for path in sorted((corpus / "errors").glob("*.toml")):
         for case in _toml(path).get("case", []):
-            report = explain(case["text"])
+            report = explain(case["text"], None, matrix)
             ok = _hit(report.findings, case["category"])
             hits += ok
             total += 1

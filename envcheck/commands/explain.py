@@ -79,9 +79,11 @@ def explain(
             snapshot = parse_collect_env(report_text, collect_env_file)
         else:
             snapshot = detect_snapshot(obj, None)
-        from envcheck.matrix import load_matrix
+    from envcheck.matrix import load_matrix
 
-        matrix = load_matrix()
+    # Also with --no-detect: the message's own facts (a pip command, a Python
+    # banner) are judged against the matrix.
+    matrix = load_matrix()
     report = run_explain(content, snapshot, matrix)
 
     if as_json:

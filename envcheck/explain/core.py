@@ -38,6 +38,7 @@ from envcheck.model.versions import (
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
+    from envcheck.explain.facts import MessageFacts
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build
     from envcheck.model.snapshot import Framework, Snapshot
@@ -155,11 +156,11 @@ class ExplainReport:
 
     @property
     def recognised(self) -> bool:
-        return bool(self.matches)
+        return any(f.id != UNRECOGNISED for f in self.findings)
 
     def failed(self) -> bool:
-        """True when an error-severity signature was recognised (exit code 1)."""
-        return any(m.signature.severity == Severity.ERROR for m in self.matches)
+        """True when an error was recognised (exit code 1)."""
+        return any(f.severity == Severity.ERROR for f in self.findings)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -236,15 +237,43 @@ def explain(
     Nothing recognised gives one ``other`` warning finding saying so (never a
     silent "all good").
     """
+    from envcheck.explain.facts import extract, overlay
+
     matches, count = match_signatures(text)
-    if snapshot is not None and matrix is not None and matches:
-        doctor = _doctor_findings(snapshot, matrix)
-        matches = tuple(_with_root_cause(m, snapshot, matrix, doctor) for m in matches)
+    facts = extract(text) if matrix is not None else None
+    machine = overlay(snapshot, facts) if facts else snapshot
+    stated: tuple[Finding, ...] = ()
+    if machine is not None and matrix is not None:
+        doctor = _doctor_findings(machine, matrix)
+        if matches:
+            matches = tuple(_with_root_cause(m, machine, matrix, doctor) for m in matches)
+        if facts:
+            stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
     ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
-    findings = tuple(m.to_finding() for m in ordered)
-    if not ordered:
+    findings = tuple(m.to_finding() for m in ordered) + stated
+    if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+def _stated_findings(
+    facts: MessageFacts,
+    doctor: tuple[Finding, ...],
+    snapshot: Optional[Snapshot],
+    matrix: Matrix,
+    matches: tuple[Match, ...],
+) -> tuple[Finding, ...]:
+    """The doctor's errors and warnings that the message's own facts cause (a pip command for a
+    build that has no wheel for the Python it shows, a CUDA_VISIBLE_DEVICES prefix
+    that hides every GPU), unless a recognised signature already names them."""
+    before = {(f.id, f.title) for f in _doctor_findings(snapshot, matrix)} if snapshot else set()
+    named = {m.signature.category for m in matches}
+    out = []
+    for f in doctor:
+        if f.severity == Severity.INFO or (f.id, f.title) in before or f.category in named:
+            continue
+        out.append(replace(f, evidence=(*facts.lines(), *f.evidence)))
+    return tuple(out)
 
 
 def explain_findings(
@@ -310,6 +339,11 @@ def _with_root_cause(
     cause = _Cause()
     analysis = _ANALYSES.get(m.signature.analysis)
     try:
+        if m.signature.category in _RELATED[Category.NO_GPU]:
+            # A variable that hides every GPU explains "no device" before anything else.
+            for f in doctor:
+                if f.category == Category.ENV_VAR_HIDES_GPU and f.severity == Severity.ERROR:
+                    cause.because(f.title, f.fix)
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
         _doctor_agrees(m, doctor, cause)
@@ -787,27 +821,12 @@ def _no_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
 
 
 def _env_var(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    indices = {str(g.index) for g in snapshot.gpus if g.index is not None}
-    uuids = {g.uuid for g in snapshot.gpus if g.uuid}
+    """The values as evidence; whether they hide the GPUs is the doctor's
+    env-var rule's call (``_doctor_agrees`` adopts its finding)."""
     for var in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES"):
         value = snapshot.env.get(var)
-        if value is None:
-            continue
-        cause.add(f"{var} = {value!r}")
-        items = [v.strip() for v in value.split(",") if v.strip()]
-        if var == "NVIDIA_VISIBLE_DEVICES" and value.strip().lower() in ("all", ""):
-            continue
-        if not items or value.strip() in ("-1", "none", "void", "NoDevFiles"):
-            cause.because(
-                f"{var}={value!r} hides every GPU",
-                f"unset {var} (or set it to the GPUs to use, e.g. {var}=0)",
-            )
-        elif indices and all(i not in indices and i not in uuids for i in items):
-            cause.because(
-                f"{var}={value!r} names no existing GPU (this machine has "
-                f"{', '.join(sorted(indices))})",
-                f"export {var}={min(indices)}",
-            )
+        if value is not None:
+            cause.add(f"{var} = {value!r}")
     if "CUDA_VISIBLE_DEVICES" not in snapshot.env and m.signature.analysis == ENV_VAR:
         cause.add("CUDA_VISIBLE_DEVICES is not set in the inspected environment")
 

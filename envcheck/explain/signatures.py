@@ -82,7 +82,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="torch-driver-too-old",
-        regex=r"The NVIDIA driver on your system is too old(?: \(found version (?P<found>\d+)\))?",
+        regex=r"(?i:NVIDIA driver on your system is too old)(?: \(found version (?P<found>\d+)\))?",
         frameworks=("torch",),
         category=Category.DRIVER_TOO_OLD,
         title="PyTorch found a driver older than its CUDA build needs",
@@ -264,6 +264,21 @@ SIGNATURES: tuple[Signature, ...] = (
         supersedes=("cudagetdevicecount-unexpected",),
     ),
     Signature(
+        id="torch-cuda-unknown-error",
+        regex=r"CUDA unknown error - this may be due to an incorrectly set up environment",
+        frameworks=("torch",),
+        category=Category.NVML_MISMATCH,
+        title="CUDA failed to initialise with an unknown error",
+        cause="cuInit returned CUDA_ERROR_UNKNOWN: most often the driver was updated and the "
+        "old kernel module is still loaded (no reboot), the nvidia_uvm module is not loaded "
+        "(after suspend/resume), or the device nodes are not accessible.",
+        fix="Reboot after a driver update; otherwise reload the UVM module (`sudo rmmod "
+        "nvidia_uvm && sudo modprobe nvidia_uvm`) and check `nvidia-smi` works.",
+        source="https://github.com/pytorch/pytorch/issues/49081",
+        analysis=NVML,
+        supersedes=("cudagetdevicecount-unexpected",),
+    ),
+    Signature(
         id="cuda-system-driver-mismatch",
         regex=r"system has unsupported display driver / cuda driver combination"
         r"|cudaErrorSystemDriverMismatch|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|[Ee]rror 803\b",
@@ -309,6 +324,23 @@ SIGNATURES: tuple[Signature, ...] = (
         "Blackwell: a cu128 or newer wheel, "
         "`pip install torch --index-url https://download.pytorch.org/whl/cu128`).",
         source="https://github.com/pytorch/pytorch/issues/150733",
+        analysis=ARCH,
+    ),
+    Signature(
+        id="torch-gpu-too-old",
+        regex=r"which is of cuda capability (?P<cc>\d+\.\d+)"
+        r"|PyTorch no longer supports this GPU because it is too old"
+        r"|Minimum and Maximum cuda capability supported by this version of PyTorch",
+        frameworks=("torch",),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="This PyTorch build does not support the GPU's compute capability",
+        cause="PyTorch checks each GPU's compute capability against the range its build "
+        "was compiled for and warns when the GPU is outside it (old GPUs dropped from recent "
+        "builds, or new GPUs an older build predates).",
+        fix="Install a PyTorch build whose architecture list includes this GPU: an older "
+        "release for an old GPU, a newer CUDA build for a new one (`envcheck plan torch "
+        "--gpu NAME`).",
+        source="https://github.com/pytorch/pytorch/issues/6515",
         analysis=ARCH,
     ),
     Signature(
@@ -503,7 +535,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="cuda-shared-library-missing",
         regex=r"(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
-        r"nvToolsExt|cupti|nccl)\w*\.so(?:\.[\d.]+)?): cannot open shared object file",
+        r"nvToolsExt|cupti|nccl)\w*[.,]so(?:\.[\d.]+)?): cannot open shared object file",
         frameworks=ALL_FRAMEWORKS,
         category=Category.CUDA_RUNTIME_MISSING,
         title="A CUDA runtime library is missing",
@@ -659,6 +691,46 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/rgommers/pixi-dev-scipystack/issues/1",
         analysis=CUDNN,
         supersedes=("jax-cuda-backend-failed",),
+    ),
+    Signature(
+        id="jax-pjrt-api-mismatch",
+        regex=r"Mismatched PJRT plugin PJRT API version",
+        frameworks=("jax",),
+        category=Category.MIXED_WHEELS,
+        title="The JAX CUDA plugin was built for another jaxlib release",
+        cause="jax-cuda12-plugin / jax-cuda12-pjrt (or the cuda13 ones) must be the same "
+        "release as jaxlib; the plugin speaks a different PJRT API version.",
+        fix="Reinstall them together at one version: pip install -U 'jax[cuda12]' (or "
+        "'jax[cuda13]'), and remove stray jax-cuda*-plugin packages.",
+        source="https://github.com/jax-ml/jax/issues/22416",
+        supersedes=("jax-cuda-backend-failed",),
+    ),
+    Signature(
+        id="torchvision-ops-mismatch",
+        regex=r"Couldn't load custom C\+\+ ops\. This can happen if your PyTorch and "
+        r"torchvision versions are incompatible",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="torchvision does not match the installed PyTorch",
+        cause="torchvision's compiled operators link against one exact PyTorch release and "
+        "CUDA variant; a torchvision from another release (or another index) cannot load them.",
+        fix="Install torch and torchvision together from one index at matching versions "
+        "(`envcheck plan torch torchvision`).",
+        source="https://github.com/pytorch/vision/issues/4222",
+    ),
+    Signature(
+        id="symbol-version-not-defined",
+        regex=r"symbol \w+ version (?P<lib>lib[\w.+-]+?\.so(?:\.[\d.]+)?) not defined in file "
+        r"lib[\w.+-]+ with link time reference",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.LIB_PATH_CONFLICT,
+        title="Two copies of a CUDA library are mixed in one process",
+        cause="A library was loaded from one place and its companion (cuBLAS and cuBLASLt, "
+        "cuDNN's sub-libraries) from another of a different release; the loader finds a "
+        "symbol version one expects missing in the other.",
+        fix="Load both from one install: remove the other copy's directory from "
+        "LD_LIBRARY_PATH, or reinstall the nvidia-*/conda packages so they come from one source.",
+        source="https://github.com/microsoft/onnxruntime/issues/8594",
     ),
     Signature(
         id="jax-cuda-backend-failed",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from envcheck.explain import UNRECOGNISED, explain, explain_findings
-from envcheck.matrix import Matrix
+from envcheck.matrix import Matrix, load_matrix
 from envcheck.model.finding import Category, Severity
 from envcheck.model.snapshot import Snapshot
 
@@ -306,7 +306,8 @@ def test_cuda_visible_devices_hides_every_gpu(mini_matrix: Matrix) -> None:
         explain("RuntimeError: No CUDA GPUs are available", s, mini_matrix),
         "no-cuda-gpus-available",
     )
-    assert m.root_cause == "CUDA_VISIBLE_DEVICES='' hides every GPU"
+    # The doctor's env-var rule decides; explain adopts its finding.
+    assert m.root_cause == "CUDA_VISIBLE_DEVICES hides every GPU (it is empty)"
     assert "CUDA_VISIBLE_DEVICES = ''" in m.evidence
 
 
@@ -320,8 +321,35 @@ def test_cuda_visible_devices_names_a_missing_gpu(mini_matrix: Matrix) -> None:
         ),
         "cuda-no-device",
     )
-    assert m.root_cause == "CUDA_VISIBLE_DEVICES='1' names no existing GPU (this machine has 0)"
-    assert m.fix == "export CUDA_VISIBLE_DEVICES=0"
+    assert m.root_cause == "CUDA_VISIBLE_DEVICES hides every GPU (index 1 does not exist (1 GPUs))"
+    assert m.fix is not None and "unset CUDA_VISIBLE_DEVICES" in m.fix
+
+
+def test_an_assignment_in_the_message_is_judged_by_the_doctors_rule(mini_matrix: Matrix) -> None:
+    # The message's own command line sets the variable; the machine has a GPU.
+    s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090])
+    text = "$ CUDA_VISIBLE_DEVICES=void python train.py\nRuntimeError: No CUDA GPUs are available"
+    m = only(explain(text, s, mini_matrix), "no-cuda-gpus-available")
+    assert m.root_cause is not None and "CUDA_VISIBLE_DEVICES hides every GPU" in m.root_cause
+    assert "CUDA_VISIBLE_DEVICES = 'void'" in m.evidence
+
+
+def test_a_pip_command_for_a_python_it_has_no_wheel_for(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "Python 3.11.1 (tags/v3.11.1:a7a450f, Dec  6 2022, 19:58:39) [MSC v.1934 64 bit (AMD64)]\n"
+        'Command: "C:\\sd\\venv\\Scripts\\python.exe" -m pip install torch==1.12.1+cu113 '
+        "--extra-index-url https://download.pytorch.org/whl/cu113\n"
+        "Error code: 1"
+    )
+    facts = extract(text)
+    assert facts.python == "3.11" and facts.os == "windows"
+    assert facts.pins == (("torch", "1.12.1+cu113"),)
+    report = explain(text, None, load_matrix())
+    found = {f.id: f for f in report.findings}
+    assert "python-unsupported" in found
+    assert "the message installs torch==1.12.1+cu113" in found["python-unsupported"].evidence
 
 
 def test_nvml_mismatch_names_both_versions(mini_matrix: Matrix) -> None:

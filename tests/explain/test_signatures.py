@@ -33,6 +33,39 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found "
             "version 11040). Please update your GPU driver by downloading and installing a new version"
         ),
+        "NVIDIA driver on your system is too old (found version 6000)....",
+    ),
+    "torch-gpu-too-old": (
+        "    Found GPU0 GeForce 820M which is of cuda capability 2.1.",
+        "    PyTorch no longer supports this GPU because it is too old.",
+        "Minimum and Maximum cuda capability supported by this version of PyTorch is",
+    ),
+    "torch-cuda-unknown-error": (
+        (
+            "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up "
+            "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. "
+            "Setting the available devices to be zero."
+        ),
+    ),
+    "jax-pjrt-api-mismatch": (
+        (
+            "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT "
+            "plugin PJRT API version (0.54) and framework PJRT API version 0.51)."
+        ),
+    ),
+    "torchvision-ops-mismatch": (
+        (
+            "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and "
+            "torchvision versions are incompatible, or if you had errors while compiling "
+            "torchvision from source."
+        ),
+    ),
+    "symbol-version-not-defined": (
+        (
+            "OSError: /home/gpu/anaconda3/envs/FXM/lib/python3.7/lib-dynload/../../libcublas.so.11: "
+            "symbol free_gemm_select version libcublasLt.so.11 not defined in file "
+            "libcublasLt.so.11 with link time reference"
+        ),
     ),
     "cuda-unsupported-ptx": (
         "ERROR: CUDA error: the provided PTX was compiled with an unsupported toolchain., line 148",
