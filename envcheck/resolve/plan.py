@@ -475,7 +475,12 @@ def plan(
 
     picks: list[Pick] = []
     warnings: list[str] = []
-    if target.driver is None and not target.gpus:
+    if target.nvidia is False:
+        warnings.append(
+            "the target has no NVIDIA GPU (none was found, or --gpu none): CPU builds "
+            "are planned; describe a GPU machine with --driver and --gpu"
+        )
+    elif target.driver is None and not target.gpus:
         warnings.append(
             "no NVIDIA driver or GPU is known for the target; the builds are not checked "
             "against them (describe the machine with --driver and --gpu)"
