@@ -119,11 +119,17 @@ def split_labelled(text: str, pattern: re.Pattern[str]) -> tuple[dict[str, list[
 
 
 def answer_from_lines(lines: Sequence[str]) -> Optional[dict[str, Any]]:
-    """The record or bare snapshot in one task's output lines, or None."""
+    """The record or bare snapshot in one task's output lines, or None.
+
+    srun --label cuts long lines into pieces of its I/O buffer and labels each
+    piece as a line of its own (recorded in tests/fleet/recorded/), so the
+    pieces are first joined as they were printed, without newlines."""
     text = "\n".join(lines).strip()
     if not text:
         return None
-    for candidate in [text, *(ln.strip() for ln in lines if ln.strip().startswith("{"))]:
+    candidates = ["".join(lines).strip(), text]
+    candidates += [ln.strip() for ln in lines if ln.strip().startswith("{")]
+    for candidate in candidates:
         try:
             value = json.loads(candidate)
         except (ValueError, RecursionError):
@@ -246,7 +252,9 @@ def slurm_records(
         output = "\n".join(lines + err_groups.get(task, []))
         error = None
         if value is None:
-            error = task_error.get(task) or describe_garbage(output)
+            error = describe_garbage(output)
+            if task in task_error:
+                error = f"{task_error[task]}; {error}"
         rec = to_record(value, node, output=output, job_id=job_id, collector="slurm", error=error)
         records.append(rec)
         answered.add(str(rec["node"]))

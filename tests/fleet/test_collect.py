@@ -274,3 +274,30 @@ def test_cli_manifest_and_usage() -> None:
     assert code == 2 and "--nodes" in err
     code, _, err = run_cli("fleet", "k8s-manifest", "--node-selector", "x")
     assert code == 2
+
+
+# Recorded on a single-node Slurm 22.05 cluster (scripts/slurm_e2e.sh): srun
+# --label cuts the one-line record into 1024-byte pieces, each labelled "0: ".
+RECORDED = Path(__file__).parent / "recorded"
+
+
+def _recorded(name: str) -> C.Completed:
+    out = (RECORDED / f"{name}.stdout").read_text()
+    err = (RECORDED / f"{name}.stderr").read_text()
+    return C.Completed(0, out, err)
+
+
+def test_recorded_srun_long_lines_are_rejoined() -> None:
+    result = _recorded("srun-label-ok")
+    assert max(len(ln) for ln in result.stdout.splitlines()) == 1027  # "0: " + 1024
+    (rec,) = C.slurm_records(result, expected_tasks=1)
+    assert (rec["node"], rec["status"], rec["job_id"]) == ("vm", "ok", "2")
+    (entry,) = read_json_lines([record_line(rec)], "x")
+    assert entry.snapshot is not None and entry.snapshot["platform"]["os"] == "linux"
+
+
+def test_recorded_srun_exec_failure() -> None:
+    (rec,) = C.slurm_records(_recorded("srun-label-exec-fails"), expected_nodes=["vm"])
+    assert (rec["node"], rec["status"]) == ("vm", "failed")
+    assert rec["error"].startswith("Exited with exit code 2; ")
+    assert "No such file or directory" in rec["error"]
