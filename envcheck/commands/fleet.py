@@ -238,13 +238,25 @@ def k8s_manifest(
     help="Seconds for each host.",
 )
 @click.option("--connect-timeout", type=click.IntRange(1, 300), default=10, show_default=True)
+@click.option(
+    "--ssh-option",
+    "ssh_options",
+    multiple=True,
+    metavar="OPT",
+    help="Extra `ssh -o` option (repeatable), e.g. IdentityFile=~/.ssh/lab.",
+)
 def ssh(
-    inventory: str, output: Optional[str], jobs: int, timeout: float, connect_timeout: int
+    inventory: str,
+    output: Optional[str],
+    jobs: int,
+    timeout: float,
+    connect_timeout: int,
+    ssh_options: tuple[str, ...],
 ) -> int:
     """Run `envcheck detect --json` on every host of INVENTORY over ssh.
 
     INVENTORY: one `DESTINATION [name=NAME] [python=PATH]` per line (`#`
-    comments). ssh runs with BatchMode (never prompts), a connect timeout and at
+    comments; DESTINATION is [user@]host or ssh://[user@]host[:port]). ssh runs with BatchMode (never prompts), a connect timeout and at
     most --jobs hosts at a time; a host that does not answer is unreachable.
     """
     from envcheck.fleet.collect import collect_ssh, parse_inventory
@@ -256,7 +268,14 @@ def ssh(
     if not hosts:
         raise InputError(inventory, None, "no hosts")
     return _write_records(
-        collect_ssh(hosts, jobs=jobs, timeout=timeout, connect_timeout=connect_timeout), output
+        collect_ssh(
+            hosts,
+            jobs=jobs,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            options=ssh_options,
+        ),
+        output,
     )
 
 

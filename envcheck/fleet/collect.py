@@ -306,7 +306,8 @@ class Host:
 
 def parse_inventory(text: str, path: str = "<inventory>") -> tuple[list[Host], list[str]]:
     """Hosts of an inventory file: one ``DESTINATION [name=NAME] [python=PATH]``
-    per line, ``#`` comments. Returns (hosts, problems)."""
+    per line (``[user@]host`` or ``ssh://[user@]host[:port]``), ``#`` comments.
+    Returns (hosts, problems)."""
     hosts: list[Host] = []
     problems: list[str] = []
     seen: set[str] = set()
@@ -316,7 +317,7 @@ def parse_inventory(text: str, path: str = "<inventory>") -> tuple[list[Host], l
             continue
         words = line.split()
         dest = words[0]
-        if dest.startswith("-") or not re.fullmatch(r"[A-Za-z0-9_.@:\[\]%-]+", dest):
+        if dest.startswith("-") or not re.fullmatch(r"[A-Za-z0-9_.@:/\[\]%-]+", dest):
             problems.append(f"{path}:{number}: not a host: {dest!r}")
             continue
         opts: dict[str, str] = {}
@@ -326,7 +327,7 @@ def parse_inventory(text: str, path: str = "<inventory>") -> tuple[list[Host], l
                 problems.append(f"{path}:{number}: unknown setting {w!r} (name=, python=)")
                 continue
             opts[key] = value
-        name = opts.get("name") or dest.rsplit("@", 1)[-1]
+        name = opts.get("name") or dest.removeprefix("ssh://").rsplit("@", 1)[-1]
         if name in seen:
             problems.append(f"{path}:{number}: {name} is listed twice")
             continue
@@ -335,11 +336,12 @@ def parse_inventory(text: str, path: str = "<inventory>") -> tuple[list[Host], l
     return hosts, problems
 
 
-def ssh_argv(host: Host, connect_timeout: int = 10) -> list[str]:
-    """``ssh`` that never prompts: BatchMode, a connect timeout, keep-alives; the
-    remote command is ``envcheck detect --json`` through the host's Python."""
+def ssh_argv(host: Host, connect_timeout: int = 10, options: Sequence[str] = ()) -> list[str]:
+    """``ssh`` that never prompts: BatchMode, a connect timeout, keep-alives, then
+    any ``options`` (``-o`` values); the remote command is ``envcheck detect
+    --json`` through the host's Python."""
     remote = " ".join(shlex.quote(w) for w in (host.python, "-m", "envcheck", "detect", "--json"))
-    return [
+    argv = [
         "ssh",
         "-o",
         "BatchMode=yes",
@@ -349,11 +351,10 @@ def ssh_argv(host: Host, connect_timeout: int = 10) -> list[str]:
         "ServerAliveInterval=10",
         "-o",
         "ServerAliveCountMax=3",
-        "-T",
-        "--",
-        host.destination,
-        remote,
     ]
+    for opt in options:
+        argv += ["-o", opt]
+    return [*argv, "-T", "--", host.destination, remote]
 
 
 def ssh_record(host: Host, result: Completed, timeout: float) -> dict[str, Any]:
@@ -386,13 +387,19 @@ def ssh_record(host: Host, result: Completed, timeout: float) -> dict[str, Any]:
 
 
 def collect_ssh(
-    hosts: Sequence[Host], *, jobs: int = 8, timeout: float = 120, connect_timeout: int = 10
+    hosts: Sequence[Host],
+    *,
+    jobs: int = 8,
+    timeout: float = 120,
+    connect_timeout: int = 10,
+    options: Sequence[str] = (),
 ) -> Iterable[dict[str, Any]]:
     """Run ssh on every host, at most ``jobs`` at a time; records in inventory order."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(host: Host) -> dict[str, Any]:
-        return ssh_record(host, run_bounded(ssh_argv(host, connect_timeout), timeout), timeout)
+        argv = ssh_argv(host, connect_timeout, options)
+        return ssh_record(host, run_bounded(argv, timeout), timeout)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         yield from pool.map(one, hosts)

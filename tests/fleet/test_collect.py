@@ -301,3 +301,84 @@ def test_recorded_srun_exec_failure() -> None:
     assert (rec["node"], rec["status"]) == ("vm", "failed")
     assert rec["error"].startswith("Exited with exit code 2; ")
     assert "No such file or directory" in rec["error"]
+
+
+@pytest.mark.real_machine
+@pytest.mark.network
+def test_fleet_ssh_against_a_local_sshd(tmp_path: Path) -> None:
+    """`fleet ssh` through the system ssh to an sshd started here on 127.0.0.1."""
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    sshd = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
+    if sshd is None or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
+        pytest.skip("no sshd/ssh/ssh-keygen here: fleet ssh is tested by command construction")
+    for key in ("host", "user"):
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / key)],
+            check=True,
+            timeout=30,
+        )
+    (tmp_path / "authorized_keys").write_text((tmp_path / "user.pub").read_text())
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    (tmp_path / "sshd_config").write_text(
+        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {tmp_path}/host\n"
+        f"PidFile {tmp_path}/sshd.pid\nAuthorizedKeysFile {tmp_path}/authorized_keys\n"
+        "StrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+        "UsePAM no\nPermitRootLogin prohibit-password\n"
+    )
+    Path("/run/sshd").mkdir(exist_ok=True)  # privilege separation directory
+    log = tmp_path / "sshd.log"
+    with log.open("wb") as log_fh:
+        proc = subprocess.Popen(
+            [sshd, "-D", "-e", "-f", str(tmp_path / "sshd_config")],
+            stdout=subprocess.DEVNULL,
+            stderr=log_fh,
+        )
+    try:
+        for _ in range(50):
+            if proc.poll() is not None:
+                pytest.skip(f"sshd cannot start here: {log.read_text()[-300:]}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        user = __import__("getpass").getuser()
+        inv = tmp_path / "hosts.txt"
+        inv.write_text(
+            f"ssh://{user}@127.0.0.1:{port} name=local python={sys.executable}\n"
+            f"ssh://{user}@127.0.0.1:{closed} name=down\n"
+        )
+        out = tmp_path / "fleet.jsonl"
+        code, _, err = run_cli(
+            "fleet",
+            "ssh",
+            str(inv),
+            "-o",
+            str(out),
+            "--connect-timeout",
+            "5",
+            "--ssh-option",
+            f"IdentityFile={tmp_path}/user",
+            "--ssh-option",
+            f"UserKnownHostsFile={tmp_path}/known_hosts",
+            "--ssh-option",
+            "StrictHostKeyChecking=accept-new",
+        )
+        assert code == 0, err
+        recs = {r["node"]: r for r in map(json.loads, out.read_text().splitlines())}
+        assert recs["local"]["status"] == "ok", recs["local"]
+        assert recs["local"]["snapshot"]["python"]["executable"]
+        assert recs["down"]["status"] == "unreachable"
+        assert "ssh:" in recs["down"]["error"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
