@@ -247,8 +247,8 @@ def build_report(
         except SchemaError as exc:
             info.error = exc.message
             continue
-        except (ValueError, TypeError, RecursionError) as exc:
-            info.error = f"unreadable snapshot: {exc}"
+        except Exception as exc:  # noqa: BLE001 - one node's odd data never stops the report
+            info.error = f"unreadable snapshot: {type(exc).__name__}: {exc}"
             continue
         info.snapshot = snap
         info.report = diagnose(snap, matrix)

@@ -145,3 +145,28 @@ def test_requirements_override_and_all_nodes(matrix: Matrix) -> None:
     assert env.target.driver == parse_driver_version("470.256.02")
     assert env.plan is not None and env.plan.ok
     assert env.plan.cuda_major == 11
+
+
+def test_mangled_answers_never_raise(matrix: Matrix) -> None:
+    """Cut and byte-flipped record lines: every one is a node's problem or a
+    judged snapshot, never a traceback, and the intact nodes are all judged."""
+    import random
+
+    rng = random.Random(15)
+    base = G.fleet_lines(1, {})[0].rstrip("\n")
+    lines = [base.replace("gpu00000", f"cut{i:04d}")[: i * 37] + "\n" for i in range(1, 40)]
+    for i in range(120):
+        chars = list(base.replace("gpu00000", f"flip{i:04d}"))
+        for _ in range(3):
+            pos = rng.randrange(40, len(chars))
+            chars[pos] = rng.choice('{}[]":,0a\\ \x00é')
+        lines.append("".join(chars) + "\n")
+    lines += G.fleet_lines(5, {})
+    r = _report(lines, matrix)
+    report_text(r)
+    json.dumps(report_json(r))
+    judged = {n for s in r.stacks for n in s.nodes}
+    assert {G.node_name(i) for i in range(5)} <= judged
+    assert r.nodes_total == len(judged) + len(
+        {p.node for p in r.problems if p.status != "duplicate"}
+    )
