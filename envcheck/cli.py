@@ -45,6 +45,7 @@ COMMANDS = {
     "install": "envcheck.commands.install:install",
     "check": "envcheck.commands.check:check",
     "matrix": "envcheck.commands.matrix:matrix",
+    "fleet": "envcheck.commands.fleet:fleet",
 }
 
 
