@@ -380,15 +380,16 @@ def _oldest_driver(s: Snapshot) -> Optional[DriverVersion]:
 
 def fleet_requirements(snapshots: Iterable[Snapshot]) -> tuple[str, ...]:
     """The frameworks installed on the nodes, as ``plan`` requirements."""
-    from envcheck.resolve.plan import COMPANIONS, FRAMEWORK_NAMES
+    from envcheck import names
 
+    companions = names.COMPANIONS["torch"]
     out: dict[str, None] = {}
     for s in snapshots:
         for f in s.frameworks:
-            key = FRAMEWORK_NAMES.get((f.name or "").lower())
-            if key is not None and key not in COMPANIONS:
+            key = names.framework_of(f.name or "")
+            if key is not None:
                 out[key] = None
-        for comp in COMPANIONS:
+        for comp in companions:
             if comp in s.packages:
                 out[comp] = None
     return tuple(out)
