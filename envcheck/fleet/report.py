@@ -165,8 +165,9 @@ def stack_fields(s: Snapshot) -> tuple[tuple[str, str], ...]:
 
 
 def _packages(s: Snapshot) -> dict[str, str]:
-    out = {f"conda:{k}": v for k, v in s.conda_packages.items()}
-    out.update(s.packages)
+    """name -> version ("?" when installed in an unknown version)."""
+    out = {f"conda:{k}": v or "?" for k, v in s.conda_packages.items()}
+    out.update({k: v or "?" for k, v in s.packages.items()})
     return out
 
 
