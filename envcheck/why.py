@@ -87,17 +87,36 @@ class SpecResult:
     options: tuple[Option, ...]
     reasons: tuple[Reason, ...] = ()
     """Reasons about the spec as a whole (unknown release, cross-spec conflicts)."""
+    platform_open: bool = False
+    """The target does not say its OS: every platform the builds cover counts."""
+
+    @property
+    def status(self) -> str:
+        """works, fails, or depends (it works on some of the platforms the
+        target leaves open; see the options)."""
+        if any(r.level == ERROR for r in self.reasons) or not self.options:
+            return "fails"
+        # The variant (an index, a cuDNN download) is the user's choice: one that
+        # works is enough. The platform is a fact of the machine: when the target
+        # leaves it open, each platform the builds cover must have one that works.
+        groups: dict[str, bool] = {}
+        for o in self.options:
+            keys = o.build.platforms if self.platform_open and o.build is not None else ("",)
+            for key in keys:
+                groups[key] = groups.get(key, False) or o.works
+        if all(groups.values()):
+            return "works"
+        return "depends" if any(groups.values()) else "fails"
 
     @property
     def works(self) -> bool:
-        if any(r.level == ERROR for r in self.reasons):
-            return False
-        return any(o.works for o in self.options)
+        return self.status == "works"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "spec": self.spec.text,
             "works": self.works,
+            "status": self.status,
             "reasons": [r.to_json() for r in self.reasons],
             "options": [o.to_json() for o in self.options],
         }
@@ -500,7 +519,7 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
                 build_reasons += _cross_reasons(build, cuda, cudnn)
             works = option.works and not any(r.level == ERROR for r in build_reasons)
             options.append(Option(option.label, works, tuple(build_reasons), build))
-        out.append(SpecResult(spec, tuple(options), result.reasons))
+        out.append(SpecResult(spec, tuple(options), result.reasons, result.platform_open))
     return out
 
 
@@ -613,7 +632,7 @@ def explain_specs(
             options, reasons = _keras_options(spec, target, matrix)
         else:
             options, reasons = _framework_options(spec, target, matrix)
-        results.append(SpecResult(spec, tuple(options), tuple(reasons)))
+        results.append(SpecResult(spec, tuple(options), tuple(reasons), target.platform is None))
     return WhyResult(target, tuple(_cross(specs, matrix, results)), matrix.version)
 
 
@@ -631,7 +650,14 @@ def render_why(result: WhyResult) -> str:
 
     lines = [f"Target: {result.target.describe()}  (matrix {result.matrix_version})", ""]
     for r in result.results:
-        lines.append(f"{r.spec.text}: {'works' if r.works else 'does NOT work'}")
+        if r.status == "depends":
+            good = ", ".join(o.label for o in r.options if o.works)
+            lines.append(
+                f"{r.spec.text}: depends on the platform: only {good} works "
+                "(give --os/--arch to decide)"
+            )
+        else:
+            lines.append(f"{r.spec.text}: {'works' if r.works else 'does NOT work'}")
         for reason in r.reasons:
             lines.append(f"  {marks[reason.level]} {reason.message}{refs(reason)}")
         for o in r.options:
@@ -640,7 +666,14 @@ def render_why(result: WhyResult) -> str:
             for reason in o.reasons:
                 lines.append(f"      {marks[reason.level]} {reason.message}{refs(reason)}")
         lines.append("")
-    verdict = "works" if result.works else "does NOT work"
+    if result.works:
+        verdict = "works"
+    elif any(r.status == "depends" for r in result.results) and not any(
+        r.status == "fails" for r in result.results
+    ):
+        verdict = "works only on some of the platforms the target leaves open"
+    else:
+        verdict = "does NOT work"
     lines.append(f"Result: the combination {verdict}")
     if numbers:
         lines.append("")

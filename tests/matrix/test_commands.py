@@ -162,10 +162,24 @@ def test_why_without_an_nvidia_target_a_cpu_build_works() -> None:
 def test_why_windows_build_uses_the_windows_driver_table_when_os_is_not_given() -> None:
     # CUDA 10.0 needs 410.48 on Linux, 411.31 on Windows: 410.48 is only enough for Linux.
     code, out, _ = run_cli("matrix", "why", "tensorflow-gpu==1.14.0", "--driver", "410.48")
-    assert code == 0, out
+    # The OS is a fact of the machine the target leaves open: not "works", but
+    # which platform it works on.
+    assert code == 1, out
+    assert "depends on the platform: only tensorflow-gpu 1.14.0 (cu100) for linux" in out
     assert "driver 410.48 >= 410.48, the minimum for CUDA 10.0 on linux" in out
     assert "needs driver >= 411.31" in out
     assert "minimum for CUDA 10.0 on linux" in out.split("for windows-x86_64")[0]
+
+
+def test_why_names_the_platform_when_only_another_platforms_build_runs() -> None:
+    # torch 1.7.1+cu101 on sm_86: the Windows wheels carry compute_37 PTX, the Linux
+    # ones no code for it. Without --os the answer depends on the platform.
+    args = ("matrix", "why", "torch==1.7.1+cu101", "--gpu", "RTX 3060 Laptop GPU")
+    code, out, _ = run_cli(*args, "--driver", "460.32")
+    assert code == 1, out
+    assert "depends on the platform" in out
+    code, out, _ = run_cli(*args, "--driver", "460.32", "--os", "linux")
+    assert code == 1 and "does NOT work" in out, out
 
 
 def test_why_plain_tensorflow_1_14_is_cpu_only_on_a_gpu_machine() -> None:
