@@ -339,3 +339,40 @@ def test_rtx_3050_a_laptop_is_not_the_ampere_3050(shipped: Matrix) -> None:
     assert model is not None and str(model.compute_capability) == "8.9"
     plain = shipped.gpu("NVIDIA GeForce RTX 3050 Laptop GPU")
     assert plain is not None and str(plain.compute_capability) == "8.6"
+
+
+def test_every_torch_cuda_build_has_archs_or_says_they_are_unknown(shipped: Matrix) -> None:
+    """Issue 13: a torch CUDA build either lists its compiled archs or its note
+    says "archs unknown" and why (never a silent hole)."""
+    silent = [
+        f"{Path(b.origin.file).name}:{b.origin.line}"
+        for b in shipped.framework_builds("torch")
+        if b.cuda is not None
+        and b.archs is None
+        and "archs unknown" not in (b.origin.note or "")
+        and "archs/cuDNN unknown" not in (b.origin.note or "")
+    ]
+    assert silent == []
+
+
+def test_every_torch_release_on_pypi_has_its_pypi_build(shipped: Matrix) -> None:
+    """Every torch release PyPI serves (recorded list, no network) has a row for
+    the Linux build plain `pip install torch==V` gives."""
+    pypi = (
+        "1.0.0 1.0.1 1.1.0 1.2.0 1.3.0 1.3.1 1.4.0 1.5.0 1.5.1 1.6.0 1.7.0 1.7.1 1.8.0 "
+        "1.8.1 1.9.0 1.9.1 1.10.0 1.10.1 1.10.2 1.11.0 1.12.0 1.12.1 1.13.0 1.13.1 2.0.0 "
+        "2.0.1 2.1.0 2.1.1 2.1.2 2.2.0 2.2.1 2.2.2 2.3.0 2.3.1 2.4.0 2.4.1 2.5.0 2.5.1 "
+        "2.6.0 2.7.0 2.7.1 2.8.0 2.9.0 2.9.1 2.10.0 2.11.0 2.12.0 2.12.1 2.13.0 2.14.0 "
+        "2.14.1 2.15.0"
+    ).split()
+    missing = [
+        v
+        for v in pypi
+        if not any(
+            v in b.versions
+            and "linux-x86_64" in b.platforms
+            and (b.pypi_default or b.index_url is None)
+            for b in shipped.framework_builds("torch")
+        )
+    ]
+    assert missing == []
