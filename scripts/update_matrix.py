@@ -23,6 +23,14 @@ of the release is read instead: through the simple API (PEP 691) and the
 wheel's PEP 658 metadata file, or by HTTP range requests on the wheel's zip
 directory (a few kilobytes, never the whole wheel).
 
+Three more reports (``--check``), read the same way and never written back:
+
+* ``keras``: every TensorFlow release's ``keras`` requirement (its Requires-Dist
+  without an extra) against keras.toml's ``[[tensorflow_pin]]`` rows;
+* ``jax-plugins``: ``jax[cudaNN]`` of each jax release in the matrix must require
+  a ``jax-cudaNN-plugin`` its own version satisfies;
+* ``torch-releases``: final torch releases on PyPI that torch.toml does not name.
+
 Drift is printed as a report and as a unified diff of the proposed TOML edits;
 files are written only with ``--write``. Review the diff (and the ``source`` of
 the rows) before committing: a pin is a fact about the wheel metadata, and the
@@ -313,6 +321,241 @@ def wheel_requires(session: Any, simple: str, name: str, version: str) -> Option
         return metadata_requires(archive.read(names[0]).decode("utf-8", "replace"))
 
 
+CHECKS = ("pins", "keras", "jax-plugins", "torch-releases")
+_REQ_NAME_RE = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?P<rest>.*)$"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference found by the keras / jax-plugins / torch-releases reports."""
+
+    check: str
+    subject: str
+    matrix: Optional[str]
+    upstream: Optional[str]
+    where: str
+    url: str
+
+
+def requirement(requires_dist: Iterable[str], name: str, extra: Optional[str]) -> Optional[str]:
+    """The specifier ``name`` is required with, under ``extra`` (None: outside any
+    extra); "" when it is required without a version; None when not required (pure)."""
+    wanted = _norm(name)
+    for line in requires_dist:
+        spec_part, _, marker = line.partition(";")
+        m = _REQ_NAME_RE.match(spec_part)
+        if not m or _norm(m.group("name")) != wanted:
+            continue
+        extra_m = re.search(r"extra\s*==\s*[\"']([^\"']+)[\"']", marker)
+        line_extra = _norm(extra_m.group(1)) if extra_m else None
+        if line_extra != (None if extra is None else _norm(extra)):
+            continue
+        return m.group("rest").strip().strip("()").replace(" ", "")
+    return None
+
+
+def same_specifier(a: str, b: str) -> bool:
+    """Two PEP 440 specifiers are the same set of clauses (order and spaces aside)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        return SpecifierSet(a) == SpecifierSet(b)
+    except InvalidSpecifier:
+        return a.replace(" ", "") == b.replace(" ", "")
+
+
+def keras_drift(
+    matrix: Matrix, requires: Mapping[str, Optional[list[str]]], url: str
+) -> list[Finding]:
+    """TF releases whose Requires-Dist ``keras`` differs from keras.toml (pure).
+
+    ``requires`` maps each TF version to its Requires-Dist (None: not readable;
+    such releases are skipped, the caller logs them)."""
+    pins = {v: p for p in matrix.keras_pins for v in p.tensorflow}
+    out: list[Finding] = []
+    for version, lines in sorted(requires.items(), key=lambda kv: _version_key(kv[0])):
+        if lines is None:
+            continue
+        upstream = requirement(lines, "keras", None)
+        pin = pins.get(version)
+        have = None if pin is None else pin.keras
+        where = "keras.toml" if pin is None else f"{Path(pin.origin.file).name}:{pin.origin.line}"
+        if upstream is None and have is None:
+            continue
+        if upstream is not None and have is not None and same_specifier(upstream, have):
+            continue
+        out.append(
+            Finding(
+                "keras",
+                f"tensorflow {version}",
+                have,
+                upstream,
+                where,
+                f"{url}/tensorflow/{version}/",
+            )
+        )
+    return out
+
+
+def jax_plugin_drift(
+    matrix: Matrix, requires: Mapping[str, Optional[list[str]]], url: str
+) -> list[Finding]:
+    """jax releases whose ``jax[cudaNN]`` does not require a plugin of the same
+    release (pure). ``requires`` maps jax versions to Requires-Dist."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    out: list[Finding] = []
+    for build in matrix.framework_builds("jax"):
+        plugin = re.fullmatch(r"cuda(\d+)", build.extra or "")
+        if plugin is None:
+            continue
+        name = f"jax-cuda{plugin.group(1)}-plugin"
+        for version in build.versions:
+            lines = requires.get(version)
+            if lines is None:
+                continue
+            spec = requirement(lines, name, build.extra)
+            where = f"{Path(build.origin.file).name}:{build.origin.line}"
+            page = f"{url}/jax/{version}/"
+            if spec is None:
+                out.append(
+                    Finding(
+                        "jax-plugins",
+                        f"jax[{build.extra}] {version}",
+                        f"{name}=={version}",
+                        None,
+                        where,
+                        page,
+                    )
+                )
+                continue
+            try:
+                ok = SpecifierSet(spec).contains(version, prereleases=True)
+            except InvalidSpecifier:
+                ok = False
+            if not ok:
+                out.append(
+                    Finding(
+                        "jax-plugins",
+                        f"jax[{build.extra}] {version}",
+                        f"{name}=={version}",
+                        f"{name}{spec}",
+                        where,
+                        page,
+                    )
+                )
+    return out
+
+
+def torch_release_drift(
+    matrix: Matrix, releases: Mapping[str, list[Any]], url: str
+) -> list[Finding]:
+    """Final torch releases PyPI serves (with at least one file not yanked) that
+    torch.toml does not name (pure). ``releases`` is the JSON API's ``releases``."""
+    from packaging.version import InvalidVersion, Version
+
+    known = {v for b in matrix.framework_builds("torch") for v in b.versions}
+    out: list[Finding] = []
+    for version, files in sorted(releases.items(), key=lambda kv: _version_key(kv[0])):
+        try:
+            parsed = Version(version)
+        except InvalidVersion:
+            continue
+        if parsed.is_prerelease or parsed.is_devrelease or version in known:
+            continue
+        if not any(not f.get("yanked") for f in files or ()):
+            continue
+        out.append(
+            Finding(
+                "torch-releases",
+                f"torch {version}",
+                None,
+                version,
+                "torch.toml",
+                f"{url}/torch/{version}/",
+            )
+        )
+    return out
+
+
+def _version_key(version: str) -> Any:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (0, Version(version))
+    except InvalidVersion:
+        return (1, version)
+
+
+def _get_json(session: Any, url: str) -> Optional[Any]:
+    """A JSON page, or None when the index does not answer 200."""
+    response = session.get(url, timeout=TIMEOUT)
+    if response.status_code != 200:
+        return None
+    return response.json()
+
+
+def _project_url(base: str) -> str:
+    return "https://pypi.org/project" if base.rstrip("/") == PYPI else base.rstrip("/")
+
+
+def find_findings(
+    matrix: Matrix,
+    checks: Iterable[str],
+    frameworks: Iterable[str],
+    session: Any,
+    base: str,
+    simple: Optional[str],
+    log: Any,
+    only_version: Optional[str] = None,
+) -> list[Finding]:
+    """Run the keras / jax-plugins / torch-releases reports against the index."""
+    checks, frameworks = set(checks), set(frameworks)
+    url = _project_url(base)
+    out: list[Finding] = []
+
+    def read(name: str, versions: Iterable[str]) -> dict[str, Optional[list[str]]]:
+        found: dict[str, Optional[list[str]]] = {}
+        for version in sorted(set(versions)):
+            if only_version and version != only_version:
+                continue
+            try:
+                found[version] = fetch_requires(session, base, name, version, simple)
+            except Exception as exc:  # noqa: BLE001 - one unreadable release is reported, not fatal
+                log(f"{name} {version}: {exc}; not checked")
+                found[version] = None
+                continue
+            if found[version] is None:
+                log(f"{name} {version}: no JSON page, wheel or sdist; not checked")
+        return found
+
+    if "keras" in checks and "tensorflow" in frameworks and "keras" in matrix.file_versions:
+        versions = {
+            v
+            for b in matrix.framework_builds("tensorflow")
+            if b.package == "tensorflow"
+            for v in b.versions
+        } | {v for p in matrix.keras_pins for v in p.tensorflow}
+        out += keras_drift(matrix, read("tensorflow", versions), url)
+    if "jax-plugins" in checks and "jax" in frameworks:
+        versions = {
+            v
+            for b in matrix.framework_builds("jax")
+            if re.fullmatch(r"cuda\d+", b.extra or "")
+            for v in b.versions
+        }
+        out += jax_plugin_drift(matrix, read("jax", versions), url)
+    if "torch-releases" in checks and "torch" in frameworks and not only_version:
+        page = _get_json(session, f"{base.rstrip('/')}/torch/json")
+        if page is None:
+            log(f"torch: no JSON page at {base.rstrip('/')}/torch/json; new releases not checked")
+        else:
+            out += torch_release_drift(matrix, page.get("releases") or {}, url)
+    return out
+
+
 def find_drift(
     matrix: Matrix,
     frameworks: Iterable[str],
@@ -438,6 +681,13 @@ def render_diff(edits: Mapping[Path, tuple[str, str]], root: Path) -> str:
     help="PEP 691 simple index, read when a release has no JSON page ('' turns it off).",
 )
 @click.option("--write", is_flag=True, help="Apply the proposed edits to the TOML files.")
+@click.option(
+    "--check",
+    "checks",
+    multiple=True,
+    type=click.Choice(CHECKS),
+    help="Reports to run (default: all). 'pins' is the only one --write edits.",
+)
 def main(
     matrix_dir: Path,
     frameworks: tuple[str, ...],
@@ -445,8 +695,10 @@ def main(
     pypi_url: str,
     simple_url: str,
     write: bool,
+    checks: tuple[str, ...],
 ) -> None:
-    """Report drift between the matrix and the nvidia-* pins on PyPI."""
+    """Report drift between the matrix and PyPI: nvidia-* pins, TF<->Keras pins,
+    jax plugin pins and new torch releases."""
     import requests
     from rich.console import Console
 
@@ -454,16 +706,42 @@ def main(
     _CHECKED.clear()
     _SIMPLE_PAGES.clear()
     matrix = load_matrix_from(matrix_dir)
+    wanted = checks or CHECKS
+    drifts: list[Drift] = []
     with requests.Session() as session:
-        drifts = find_drift(
+        if "pins" in wanted:
+            drifts = find_drift(
+                matrix,
+                frameworks or FRAMEWORKS,
+                session,
+                pypi_url,
+                only_version,
+                err.print,
+                simple_url or None,
+            )
+        findings = find_findings(
             matrix,
+            wanted,
             frameworks or FRAMEWORKS,
             session,
             pypi_url,
-            only_version,
-            err.print,
             simple_url or None,
+            err.print,
+            only_version,
         )
+    if findings:
+        click.echo(f"{len(findings)} other difference(s) (report only, never written):")
+        for f in findings:
+            click.echo(
+                f"  {f.where}: [{f.check}] {f.subject}: matrix {f.matrix or '(none)'}, "
+                f"index {f.upstream or '(none)'}  [{f.url}]"
+            )
+        if not drifts:
+            sys.exit(1)
+    if "pins" not in wanted:
+        if not findings:
+            click.echo(f"no drift in: {', '.join(wanted)}")
+        return
     if not drifts:
         checked = sum(1 for c in _CHECKED if c)
         missing = len(_CHECKED) - checked

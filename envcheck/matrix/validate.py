@@ -65,3 +65,133 @@ def check_invariants(matrix: Matrix) -> None:
             comp.origin,
             f"companion row for torch {comp.version}",
         )
+    check_cross_file(matrix)
+
+
+def check_cross_file(matrix: Matrix) -> None:
+    """Facts that span files agree, so an installed update is held to them too.
+
+    Each check runs only when the files it joins are loaded (a partial matrix
+    directory still loads). The first failure raises, naming the offending row.
+    """
+    _check_architectures(matrix)
+    _check_driver_facts(matrix)
+    _check_framework_references(matrix)
+    _check_pairings(matrix)
+
+
+def _check_architectures(matrix: Matrix) -> None:
+    by_name = {a.name.lower(): a for a in matrix.architectures}
+    if not by_name:
+        return
+    for g in matrix.gpus:
+        arch = by_name.get(g.architecture.lower())
+        if arch is not None and g.compute_capability not in arch.compute_capabilities:
+            _fail(
+                g.origin,
+                f"GPU {g.name}: compute capability {g.compute_capability} is not one of "
+                f"the {arch.name} architecture's ({', '.join(map(str, arch.compute_capabilities))})",
+            )
+    for r in matrix.retired_archs:
+        if r.architecture.lower() not in by_name:
+            _fail(r.origin, f"retired architecture {r.architecture!r} is not in gpus.toml")
+    # One fact, two files: gpus.toml last_driver_branch and driver_branches.toml [[retired]].
+    retired = {r.architecture.lower(): r for r in matrix.retired_archs}
+    for a in matrix.architectures:
+        row = retired.get(a.name.lower())
+        if a.last_driver_branch is None:
+            if row is not None:
+                _fail(
+                    row.origin,
+                    f"{a.name} retired after branch {row.last_branch} here, but gpus.toml "
+                    f"gives it no last_driver_branch (line {a.origin.line})",
+                )
+            continue
+        if not a.last_driver_branch.isdigit():
+            _fail(
+                a.origin,
+                f"architecture {a.name}: last_driver_branch must be a branch number like "
+                f"'470', got {a.last_driver_branch!r}",
+            )
+        if not matrix.retired_archs:
+            continue  # driver_branches.toml not loaded (or has no [[retired]] rows)
+        if row is None:
+            _fail(
+                a.origin,
+                f"architecture {a.name}: last_driver_branch {a.last_driver_branch} has no "
+                "[[retired]] row in driver_branches.toml",
+            )
+        elif int(a.last_driver_branch) != row.last_branch:
+            _fail(
+                a.origin,
+                f"architecture {a.name}: last_driver_branch {a.last_driver_branch} disagrees "
+                f"with driver_branches.toml [[retired]] last_branch {row.last_branch} "
+                f"(line {row.origin.line})",
+            )
+
+
+def _check_driver_facts(matrix: Matrix) -> None:
+    for branch in matrix.driver_branches:
+        row = matrix.cuda_release(branch.max_cuda)
+        if row is None or row.linux_min_driver is None:
+            continue
+        if row.linux_min_driver.branch > branch.branch:
+            _fail(
+                branch.origin,
+                f"driver branch {branch.branch}: max_cuda {branch.max_cuda} needs driver "
+                f"{row.linux_min_driver.raw} (cuda_driver.toml line {row.origin.line})",
+            )
+
+
+def _check_framework_references(matrix: Matrix) -> None:
+    known_cuda = {r.cuda for r in matrix.cuda_releases}
+    majors = {m.cuda_major for m in matrix.minor_compat}
+    known_cc = {cc for a in matrix.architectures for cc in a.compute_capabilities}
+    # Targets nvcc accepted in some release count too (Thor was sm_101 before CUDA 13).
+    known_cc |= {cc for t in matrix.toolkit_archs for cc in t.compute_capabilities}
+    cudnn: set[tuple[str, int]] = set()
+    for c in matrix.cudnn_releases:
+        major, minor = [*c.version.split("."), "0"][:2]
+        cudnn |= {(f"{major}.{minor}", c.cuda_major), (major, c.cuda_major)}
+    for framework, builds in matrix.builds.items():
+        for b in builds:
+            what = f"{framework} {b.versions[0]} {b.variant}"
+            cuda = b.cuda
+            loaded = bool(known_cuda or majors)
+            if loaded and cuda is not None and cuda not in known_cuda and cuda.major not in majors:
+                _fail(
+                    b.origin,
+                    f"{what}: CUDA {cuda} has no cuda_driver.toml release row and no "
+                    f"minor_compat row for CUDA {cuda.major}",
+                )
+            if known_cc:
+                for cc in (*(b.archs or ()), *(b.ptx or ())):
+                    if cc not in known_cc:
+                        _fail(b.origin, f"{what}: {cc} is not a known compute capability")
+            if cudnn and cuda is not None and b.cudnn is not None:
+                head = b.cudnn.split(".")[0]
+                key = ".".join(b.cudnn.split(".")[:2])
+                # cuDNN 5.1 and 6 (TensorFlow 1.0-1.4) predate the cuDNN table.
+                if head.isdigit() and int(head) >= 7 and (key, cuda.major) not in cudnn:
+                    _fail(
+                        b.origin,
+                        f"{what}: cuDNN {b.cudnn} has no cudnn.toml row for CUDA {cuda.major}",
+                    )
+
+
+def _check_pairings(matrix: Matrix) -> None:
+    torch = {v for b in matrix.builds.get("torch", ()) for v in b.versions}
+    if torch:
+        for comp in matrix.companions:
+            if comp.version not in torch:
+                _fail(comp.origin, f"companion row for torch {comp.version}: no torch build")
+    tensorflow = {v for b in matrix.builds.get("tensorflow", ()) for v in b.versions}
+    if tensorflow:
+        for pin in matrix.keras_pins:
+            missing = [v for v in pin.tensorflow if v not in tensorflow]
+            if missing:
+                _fail(
+                    pin.origin,
+                    f"tensorflow_pin names TensorFlow {', '.join(missing)}, which "
+                    "tensorflow.toml does not have",
+                )

@@ -121,9 +121,9 @@ def test_same_release_with_and_without_extra_is_not_a_duplicate(tmp_path: Path) 
     build = """
 [[build]]
 versions = ["2.16.1"]
-variant = "cu123"
+variant = "cu124"
 package = "tensorflow"
-cuda = "12.3"
+cuda = "12.4"
 platforms = ["linux-x86_64"]
 source = "https://www.tensorflow.org/install/pip"
 verified = true
@@ -144,7 +144,7 @@ versions = ["0.4.20"]
 variant = "cuda12_pip"
 package = "jax"
 extra = "cuda12_pip"
-cuda = "12.2"
+cuda = "12.4"
 platforms = ["linux-x86_64"]
 find_links = "jax_cuda_releases.html"
 source = "https://github.com/google/jax/blob/jax-v0.4.20/README.md"
@@ -219,9 +219,9 @@ def test_withdrawn_is_a_boolean_and_defaults_to_false(tmp_path: Path) -> None:
     build = """
 [[build]]
 versions = ["1.8.0"]
-variant = "cu110"
+variant = "cu124"
 package = "onnxruntime-gpu"
-cuda = "11.0"
+cuda = "12.4"
 platforms = ["linux-x86_64"]
 withdrawn = "yes"
 source = "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html"
@@ -240,3 +240,156 @@ verified = true
     )
     (b,) = load_matrix_from(tmp_path).framework_builds("onnxruntime")
     assert b.withdrawn is False
+
+
+# -- facts that span files (envcheck/matrix/validate.py check_cross_file) -------
+
+ARCH = """
+[[architecture]]
+name = "Kepler"
+compute_capabilities = ["3.5", "3.7"]
+last_driver_branch = "470"
+source = "https://developer.nvidia.com/cuda-gpus"
+verified = true
+"""
+GPU = """
+[[gpu]]
+name = "Tesla K80"
+compute_capability = "3.7"
+architecture = "Kepler"
+source = "https://developer.nvidia.com/cuda-gpus"
+verified = true
+"""
+RETIRED = """
+[[retired]]
+architecture = "Kepler"
+last_branch = "470"
+source = "https://nvidia.custhelp.com/app/answers/detail/a_id/5202"
+verified = true
+"""
+TORCH_BUILD = """
+[[build]]
+versions = ["2.5.1"]
+variant = "cu124"
+package = "torch"
+cuda = "12.4"
+cudnn = "9.1"
+archs = ["3.7"]
+platforms = ["linux-x86_64"]
+source = "https://pytorch.org/get-started/previous-versions/"
+verified = true
+"""
+CUDNN = """
+[[release]]
+version = "9.1.0"
+cuda_major = 12
+source = "https://docs.nvidia.com/deeplearning/cudnn/support-matrix/"
+verified = true
+"""
+
+
+def consistent(tmp_path: Path) -> dict[str, str]:
+    files = {
+        "cuda_driver": HEADER + RELEASE,
+        "gpus": HEADER + ARCH + GPU,
+        "driver_branches": HEADER + RETIRED,
+        "cudnn": HEADER + CUDNN,
+        "torch": HEADER + TORCH_BUILD,
+    }
+    for name, text in files.items():
+        (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
+    assert load_matrix_from(tmp_path).framework_builds("torch")
+    return files
+
+
+def one_line(err: InputError) -> str:
+    text = str(err)
+    assert "\n" not in text
+    return text
+
+
+def test_last_driver_branch_and_retired_row_must_agree(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, driver_branches=files["driver_branches"].replace('"470"', '"390"'))
+    assert (Path(err.path or "").name, err.line) == ("gpus.toml", 4)
+    assert "last_driver_branch 470 disagrees with driver_branches.toml [[retired]]" in one_line(err)
+
+
+def test_last_driver_branch_must_be_a_number(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(
+        tmp_path,
+        gpus=files["gpus"].replace('last_driver_branch = "470"', 'last_driver_branch = "R470"'),
+    )
+    assert "last_driver_branch must be a branch number" in one_line(err)
+
+
+def test_a_retired_architecture_must_exist(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(
+        tmp_path, driver_branches=files["driver_branches"] + RETIRED.replace("Kepler", "Fermi")
+    )
+    assert Path(err.path or "").name == "driver_branches.toml"
+    assert "retired architecture 'Fermi' is not in gpus.toml" in one_line(err)
+
+
+def test_a_gpu_capability_must_belong_to_its_architecture(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(
+        tmp_path,
+        gpus=files["gpus"].replace('compute_capability = "3.7"', 'compute_capability = "5.0"'),
+    )
+    assert "Tesla K80: compute capability 5.0 is not one of the Kepler" in one_line(err)
+
+
+def test_a_build_cuda_needs_a_driver_row(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, torch=files["torch"].replace('cuda = "12.4"', 'cuda = "12.6"'))
+    assert (Path(err.path or "").name, err.line) == ("torch.toml", 4)
+    assert "CUDA 12.6 has no cuda_driver.toml release row" in one_line(err)
+
+
+def test_a_build_cudnn_needs_a_cudnn_row(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, torch=files["torch"].replace('cudnn = "9.1"', 'cudnn = "9.5"'))
+    assert "cuDNN 9.5 has no cudnn.toml row for CUDA 12" in one_line(err)
+
+
+def test_build_archs_must_be_known_capabilities(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, torch=files["torch"].replace('archs = ["3.7"]', 'archs = ["3.7", "4.0"]'))
+    assert "4.0 is not a known compute capability" in one_line(err)
+
+
+def test_a_companion_and_a_keras_pin_need_their_release(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    companion = """
+[[companion]]
+version = "2.6.0"
+torchvision = "0.21.0"
+source = "https://pytorch.org/get-started/previous-versions/"
+verified = true
+"""
+    err = load(tmp_path, torch=files["torch"] + companion)
+    assert "companion row for torch 2.6.0: no torch build" in one_line(err)
+    (tmp_path / "torch.toml").write_text(files["torch"], encoding="utf-8")
+    tf = TORCH_BUILD.replace('"torch"', '"tensorflow"').replace('"2.5.1"', '"2.15.1"')
+    pin = """
+[[tensorflow_pin]]
+tensorflow = ["2.15.1", "2.15.0"]
+keras = "<2.16,>=2.15.0"
+source = "https://pypi.org/project/tensorflow/2.15.1/"
+verified = true
+"""
+    err = load(tmp_path, tensorflow=HEADER + tf, keras=HEADER + pin)
+    assert (Path(err.path or "").name, err.line) == ("keras.toml", 4)
+    assert "tensorflow_pin names TensorFlow 2.15.0, which tensorflow.toml does not have" in (
+        one_line(err)
+    )
+
+
+def test_cross_file_checks_skip_files_that_are_not_loaded(tmp_path: Path) -> None:
+    (tmp_path / "torch.toml").write_text(
+        HEADER + TORCH_BUILD.replace('cuda = "12.4"', 'cuda = "12.6"'), encoding="utf-8"
+    )
+    assert load_matrix_from(tmp_path).framework_builds("torch")
