@@ -76,7 +76,7 @@ def test_plan_explain_cites_sources() -> None:
     assert "#   source: https://" in out
 
 
-@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements"])
+@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements", "uv", "pixi"])
 def test_plan_formats(fmt: str) -> None:
     code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", fmt)
     assert code == 0
