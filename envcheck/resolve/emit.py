@@ -60,6 +60,31 @@ def _groups(plan: Plan) -> list[tuple[Optional[str], list[Pick]]]:
     return sorted(groups.items(), key=lambda kv: kv[0] is None)
 
 
+def _commands(plan: Plan) -> list[tuple[Optional[str], list[Pick]]]:
+    """The pip commands: one per index, and one per framework whose nvidia-* pins
+    clash with another's (``plan.pin_conflicts``: one command cannot install both)."""
+    if not plan.pin_conflicts:
+        return _groups(plan)
+    out: list[tuple[Optional[str], list[Pick]]] = []
+    for index, picks in _groups(plan):
+        buckets: dict[str, list[Pick]] = {}
+        for pick in picks:
+            owner = "torch" if pick.framework in ("torchvision", "torchaudio") else pick.framework
+            buckets.setdefault(owner if owner in plan.pin_conflicts else "", []).append(pick)
+        out += [(index, buckets[k]) for k in ("", *plan.pin_conflicts) if k in buckets]
+    return out
+
+
+def _conflict_comment(plan: Plan) -> list[str]:
+    if not plan.pin_conflicts:
+        return []
+    who = " and ".join(plan.pin_conflicts)
+    return [
+        f"# warning: {who} pin different nvidia-* wheel versions: one resolver run"
+        + " cannot install them together (see envcheck plan --explain)"
+    ]
+
+
 def _find_links(picks: list[Pick]) -> list[str]:
     """The ``--find-links`` pages these picks need (old jaxlib CUDA wheels), in order."""
     return list(dict.fromkeys(p.find_links for p in picks if p.find_links))
@@ -74,7 +99,7 @@ def emit_pip(plan: Plan, pip: str = "pip") -> str:
     """One ``pip install`` per index; PyTorch variants get ``--index-url``."""
     _refuse(plan)
     lines = [_header(plan)]
-    for index, picks in _groups(plan):
+    for index, picks in _commands(plan):
         argv = [*shlex.split(pip), "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
@@ -88,7 +113,7 @@ def pip_argvs(plan: Plan, python: str) -> list[list[str]]:
     """The argv lists ``envcheck install`` runs (``python -m pip install ...``)."""
     _refuse(plan)
     out = []
-    for index, picks in _groups(plan):
+    for index, picks in _commands(plan):
         argv = [python, "-m", "pip", "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
@@ -101,7 +126,7 @@ def pip_argvs(plan: Plan, python: str) -> list[list[str]]:
 def emit_requirements(plan: Plan) -> str:
     """requirements.txt: extra index lines, variant-exact pins (``+cu124``)."""
     _refuse(plan)
-    lines = [_header(plan)]
+    lines = [_header(plan), *_conflict_comment(plan)]
     indexes = [i for i, _ in _groups(plan) if i is not None]
     lines += [f"--extra-index-url {i}" for i in indexes]
     lines += [f"--find-links {page}" for page in _find_links(list(plan.picks))]
@@ -183,7 +208,14 @@ def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     specs, pip = conda_split(plan)
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
-    lines = [_header(plan), f"name: {name}", "channels:", "  - conda-forge", "dependencies:"]
+    lines = [
+        _header(plan),
+        *_conflict_comment(plan),
+        f"name: {name}",
+        "channels:",
+        "  - conda-forge",
+        "dependencies:",
+    ]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")
@@ -245,6 +277,7 @@ def emit_uv(plan: Plan) -> str:
     _refuse(plan)
     lines = [
         _header(plan),
+        *_conflict_comment(plan),
         "# Merge into pyproject.toml (keep your own name/version), then `uv lock` / `uv sync`.",
         "[project]",
         f"name = {_toml_str(DEFAULT_ENV_NAME)}",
@@ -301,6 +334,7 @@ def emit_pixi(plan: Plan) -> str:
     platform = PIXI_PLATFORMS.get(plan.target.platform or "", "linux-64")
     lines = [
         _header(plan),
+        *_conflict_comment(plan),
         "[workspace]",
         f"name = {_toml_str(DEFAULT_ENV_NAME)}",
         'channels = ["conda-forge"]',
