@@ -77,6 +77,15 @@ def env(
             click.echo(f"warning: {warning}", err=True)
     text = emit_environment_yml(result, name=name)
     if output == "-":
+        if as_json:
+            # --json wins: the file's text goes inside the JSON document, not beside it.
+            import json
+
+            from envcheck.resolve.emit import emit_json
+
+            doc = {"written": None, "content": text, "plan": json.loads(emit_json(result))}
+            click.echo(json.dumps(doc, indent=2))
+            return ExitCode.OK
         click.echo(text, nl=False)
         return ExitCode.OK
     try:

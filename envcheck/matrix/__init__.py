@@ -29,6 +29,7 @@ from envcheck.matrix.rows import (
     KerasPin,
     KerasRelease,
     MinorCompat,
+    NvidiaPin,
     Origin,
     RetiredArch,
     ToolkitArchs,
@@ -80,6 +81,7 @@ class Matrix:
     companions: tuple[Companion, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
+    nvidia_pins: tuple[NvidiaPin, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -271,6 +273,22 @@ class Matrix:
         seen = {v for b in self.framework_builds(framework) for v in b.versions}
         return tuple(sorted(seen, key=_version_key))
 
+    def nvidia_pin(
+        self, package: str, version: str, variant: str, extra: Optional[str] = None
+    ) -> Optional[NvidiaPin]:
+        """The NVIDIA wheels ``package[extra]==version`` (that variant) requires; None
+        when the matrix does not record them."""
+        wanted = _normalise_release(version)
+        for row in self.nvidia_pins:
+            if (
+                row.package == package
+                and row.variant == variant
+                and (row.extra or None) == (extra or None)
+                and any(_normalise_release(v) == wanted for v in row.versions)
+            ):
+                return row
+        return None
+
     def companion(self, torch_version: str) -> Optional[Companion]:
         wanted = _normalise_release(torch_version)
         for row in self.companions:
@@ -443,7 +461,8 @@ def load_matrix_from(directory: Path) -> Matrix:
         if "builds" in rows:
             kinds["builds"][domain] = tuple(rows.pop("builds"))
         for key, value in rows.items():
-            kinds[key] = tuple(value)
+            # nvidia_pins come from several framework files: gather them all.
+            kinds[key] = kinds.get(key, ()) + tuple(value)
     matrix = Matrix(
         data_version=max(versions.values()),
         location=str(directory),

@@ -25,6 +25,7 @@ from envcheck.matrix.rows import (
     KerasPin,
     KerasRelease,
     MinorCompat,
+    NvidiaPin,
     Origin,
     RetiredArch,
     ToolkitArchs,
@@ -445,11 +446,43 @@ def read_framework(
                 origin=r.origin(),
             )
 
-        tables = ("build", "companion") if name == "torch" else ("build",)
+        def nvidia_pin(r: RowReader) -> NvidiaPin:
+            versions = r.strings("versions", required=True)
+            if not versions:
+                r.fail("versions", "must not be empty")
+            for v in versions:
+                _check_version(r, "versions", v)
+            requires = r.strings("requires", required=True)
+            from packaging.requirements import InvalidRequirement, Requirement
+
+            for text_ in requires:
+                try:
+                    req = Requirement(text_)
+                except InvalidRequirement:
+                    r.fail("requires", f"{text_!r} is not a PEP 508 requirement")
+                if req.marker is not None:
+                    r.fail("requires", f"{text_!r}: leave markers out (the pins are linux-x86_64)")
+            return NvidiaPin(
+                framework=name,
+                package=r.string("package"),
+                extra=r.string("extra", required=False),
+                variant=r.string("variant"),
+                versions=versions,
+                requires=requires,
+                origin=r.origin(),
+            )
+
+        tables: tuple[str, ...] = ("build",)
+        if name == "torch":
+            tables += ("companion",)
+        if name in NVIDIA_PIN_FILES:
+            tables += ("nvidia_pin",)
         _unknown_tables(doc, file, text, tables)
         out: dict[str, Any] = {"builds": _rows(file, text, doc, "build", build)}
         if name == "torch":
             out["companions"] = _rows(file, text, doc, "companion", companion)
+        if name in NVIDIA_PIN_FILES:
+            out["nvidia_pins"] = _rows(file, text, doc, "nvidia_pin", nvidia_pin)
         return out
 
     return read
@@ -504,6 +537,9 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
         "keras_pins": _rows(file, text, doc, "tensorflow_pin", pin),
     }
 
+
+# Framework files that may hold [[nvidia_pin]] rows (wheel Requires-Dist pins).
+NVIDIA_PIN_FILES = ("torch", "tensorflow")
 
 PLATFORMS = (
     "linux-x86_64",

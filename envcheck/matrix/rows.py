@@ -174,3 +174,19 @@ class KerasPin:
     keras: str
     """PEP 440 specifier: pip refuses a keras outside it next to these releases."""
     origin: Origin
+
+
+@dataclass(frozen=True)
+class NvidiaPin:
+    """The NVIDIA wheels a framework release requires on linux-x86_64 (its wheel
+    METADATA ``Requires-Dist``): what pip installs beside it."""
+
+    framework: str
+    package: str
+    extra: Optional[str]
+    variant: str
+    """The build these pins belong to (the variant PyPI serves)."""
+    versions: tuple[str, ...]
+    requires: tuple[str, ...]
+    """PEP 508 requirements without markers: ``nvidia-cudnn-cu12==9.1.0.70``."""
+    origin: Origin

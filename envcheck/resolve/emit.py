@@ -60,6 +60,31 @@ def _groups(plan: Plan) -> list[tuple[Optional[str], list[Pick]]]:
     return sorted(groups.items(), key=lambda kv: kv[0] is None)
 
 
+def _commands(plan: Plan) -> list[tuple[Optional[str], list[Pick]]]:
+    """The pip commands: one per index, and one per framework whose nvidia-* pins
+    clash with another's (``plan.pin_conflicts``: one command cannot install both)."""
+    if not plan.pin_conflicts:
+        return _groups(plan)
+    out: list[tuple[Optional[str], list[Pick]]] = []
+    for index, picks in _groups(plan):
+        buckets: dict[str, list[Pick]] = {}
+        for pick in picks:
+            owner = "torch" if pick.framework in ("torchvision", "torchaudio") else pick.framework
+            buckets.setdefault(owner if owner in plan.pin_conflicts else "", []).append(pick)
+        out += [(index, buckets[k]) for k in ("", *plan.pin_conflicts) if k in buckets]
+    return out
+
+
+def _conflict_comment(plan: Plan) -> list[str]:
+    if not plan.pin_conflicts:
+        return []
+    who = " and ".join(plan.pin_conflicts)
+    return [
+        f"# warning: {who} pin different nvidia-* wheel versions: one resolver run"
+        + " cannot install them together (see envcheck plan --explain)"
+    ]
+
+
 def _find_links(picks: list[Pick]) -> list[str]:
     """The ``--find-links`` pages these picks need (old jaxlib CUDA wheels), in order."""
     return list(dict.fromkeys(p.find_links for p in picks if p.find_links))
@@ -74,7 +99,7 @@ def emit_pip(plan: Plan, pip: str = "pip") -> str:
     """One ``pip install`` per index; PyTorch variants get ``--index-url``."""
     _refuse(plan)
     lines = [_header(plan)]
-    for index, picks in _groups(plan):
+    for index, picks in _commands(plan):
         argv = [*shlex.split(pip), "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
@@ -88,7 +113,7 @@ def pip_argvs(plan: Plan, python: str) -> list[list[str]]:
     """The argv lists ``envcheck install`` runs (``python -m pip install ...``)."""
     _refuse(plan)
     out = []
-    for index, picks in _groups(plan):
+    for index, picks in _commands(plan):
         argv = [python, "-m", "pip", "install", *(p.requirement for p in picks)]
         if index is not None:
             argv += ["--index-url", index]
@@ -101,7 +126,7 @@ def pip_argvs(plan: Plan, python: str) -> list[list[str]]:
 def emit_requirements(plan: Plan) -> str:
     """requirements.txt: extra index lines, variant-exact pins (``+cu124``)."""
     _refuse(plan)
-    lines = [_header(plan)]
+    lines = [_header(plan), *_conflict_comment(plan)]
     indexes = [i for i, _ in _groups(plan) if i is not None]
     lines += [f"--extra-index-url {i}" for i in indexes]
     lines += [f"--find-links {page}" for page in _find_links(list(plan.picks))]
@@ -183,7 +208,14 @@ def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     specs, pip = conda_split(plan)
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
-    lines = [_header(plan), f"name: {name}", "channels:", "  - conda-forge", "dependencies:"]
+    lines = [
+        _header(plan),
+        *_conflict_comment(plan),
+        f"name: {name}",
+        "channels:",
+        "  - conda-forge",
+        "dependencies:",
+    ]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")
@@ -196,6 +228,152 @@ def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
             text = _pinned_local(pick) if _uses_index(pick, plan) else pick.requirement
             lines.append(f"    - {_yaml_str(text)}")
     return "\n".join(lines) + "\n"
+
+
+# -- uv and pixi -------------------------------------------------------------------
+
+# PEP 508 markers of each build platform (uv's ``environments``).
+UV_MARKERS = {
+    "linux-x86_64": "sys_platform == 'linux' and platform_machine == 'x86_64'",
+    "linux-aarch64": "sys_platform == 'linux' and platform_machine == 'aarch64'",
+    "windows-x86_64": "sys_platform == 'win32' and platform_machine == 'AMD64'",
+    "macos-arm64": "sys_platform == 'darwin' and platform_machine == 'arm64'",
+    "macos-x86_64": "sys_platform == 'darwin' and platform_machine == 'x86_64'",
+}
+# Build platform -> pixi (conda) platform name.
+PIXI_PLATFORMS = {
+    "linux-x86_64": "linux-64",
+    "linux-aarch64": "linux-aarch64",
+    "windows-x86_64": "win-64",
+    "macos-arm64": "osx-arm64",
+    "macos-x86_64": "osx-64",
+}
+
+
+def index_name(url: str) -> str:
+    """A short name for an index: ``https://download.pytorch.org/whl/cu124`` -> ``pytorch-cu124``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    tail = parts.path.rstrip("/").rsplit("/", 1)[-1] or parts.hostname or "index"
+    head = "pytorch" if (parts.hostname or "").endswith("pytorch.org") else ""
+    text = f"{head}-{tail}" if head else tail
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in text).strip("-.") or "index"
+
+
+def _toml_str(text: str) -> str:
+    """A TOML basic string (JSON string escapes are valid TOML for these texts)."""
+    return json.dumps(text)
+
+
+def _python_spec(plan: Plan) -> Optional[str]:
+    return f"=={plan.target.python}.*" if plan.target.python else None
+
+
+def emit_uv(plan: Plan) -> str:
+    """pyproject.toml for uv: ``[project]`` dependencies, ``[[tool.uv.index]]`` per
+    PyTorch index (``explicit = true``: only the packages pinned to it in
+    ``[tool.uv.sources]`` come from it), find-links pages as flat indexes."""
+    _refuse(plan)
+    lines = [
+        _header(plan),
+        *_conflict_comment(plan),
+        "# Merge into pyproject.toml (keep your own name/version), then `uv lock` / `uv sync`.",
+        "[project]",
+        f"name = {_toml_str(DEFAULT_ENV_NAME)}",
+        'version = "0.1.0"',
+    ]
+    python = _python_spec(plan)
+    if python:
+        lines.append(f"requires-python = {_toml_str(python)}")
+    lines.append("dependencies = [")
+    lines += [f"  {_toml_str(p.requirement)}," for p in plan.picks]
+    lines.append("]")
+    marker = UV_MARKERS.get(plan.target.platform or "")
+    indexes = [(index, picks) for index, picks in _groups(plan) if index is not None]
+    pages = _find_links(list(plan.picks))
+    if marker:
+        lines += ["", "[tool.uv]", "# resolve for the target platform only", "environments = ["]
+        lines.append(f"  {_toml_str(marker)},")
+        lines.append("]")
+    for index, _ in indexes:
+        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(index_name(index))}"]
+        lines += [f"url = {_toml_str(index)}", "explicit = true"]
+    for page in pages:
+        # Not explicit: the wheels there (jaxlib) are dependencies, which sources
+        # cannot pin.
+        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(index_name(page))}"]
+        lines += [f"url = {_toml_str(page)}", 'format = "flat"']
+    if indexes:
+        lines += ["", "[tool.uv.sources]"]
+        for index, picks in indexes:
+            for pick in picks:
+                lines.append(f"{pick.package} = {{ index = {_toml_str(index_name(index))} }}")
+    return "\n".join(lines) + "\n"
+
+
+def _pixi_cuda(plan: Plan) -> Optional[str]:
+    """``[system-requirements] cuda``: the CUDA the driver must run (the newest CUDA
+    a pick targets, capped at the driver's own within that major: minor-version
+    compatibility covers the rest)."""
+    cudas = [p.cuda for p in plan.picks if p.cuda is not None]
+    if not cudas:
+        return None
+    top: CudaVersion = max(cudas)
+    cap = plan.driver_max_cuda
+    if cap is not None and cap.major == top.major and cap < top:
+        top = cap
+    return f"{top.major}.{top.minor}"
+
+
+def emit_pixi(plan: Plan) -> str:
+    """pixi.toml: Python from conda-forge, the frameworks as ``[pypi-dependencies]``
+    (the same wheels as the pip plan, PyTorch variants with their ``index``), and
+    ``[system-requirements] cuda`` for the driver."""
+    _refuse(plan)
+    platform = PIXI_PLATFORMS.get(plan.target.platform or "", "linux-64")
+    lines = [
+        _header(plan),
+        *_conflict_comment(plan),
+        "[workspace]",
+        f"name = {_toml_str(DEFAULT_ENV_NAME)}",
+        'channels = ["conda-forge"]',
+        f"platforms = [{_toml_str(platform)}]",
+    ]
+    cuda = _pixi_cuda(plan)
+    if cuda:
+        lines += ["", "[system-requirements]", f"cuda = {_toml_str(cuda)}"]
+    lines += ["", "[dependencies]"]
+    lines.append(f"python = {_toml_str(plan.target.python + '.*' if plan.target.python else '*')}")
+    # Wheels that do not bring CUDA (tensorflow-gpu 1.x, ...): the toolkit and cuDNN
+    # from conda-forge, as the conda emitter does, where cudatoolkit covers them.
+    for pick in plan.picks:
+        if pick.bundles_cuda is False and pick.cuda is not None:
+            if pick.cuda.major < 12:
+                lines.append(f'cudatoolkit = "{pick.cuda.major}.{pick.cuda.minor}.*"')
+                if pick.cudnn:
+                    lines.append(f'cudnn = "{pick.cudnn.split(".")[0]}.*"')
+            else:
+                lines.append(f"# {pick.package} needs the CUDA {pick.cuda} toolkit installed")
+    pages = _find_links(list(plan.picks))
+    if pages:
+        lines += ["", "[pypi-options]", "find-links = ["]
+        lines += [f"  {{ url = {_toml_str(page)} }}," for page in pages]
+        lines.append("]")
+    lines += ["", "[pypi-dependencies]"]
+    for pick in plan.picks:
+        fields = [f"version = {_toml_str(pick.requirement[len(_base(pick)) :] or '*')}"]
+        if pick.extra:
+            extras = ", ".join(_toml_str(e) for e in pick.extra.split(","))
+            fields.append(f"extras = [{extras}]")
+        if _uses_index(pick, plan):
+            fields.append(f"index = {_toml_str(pick.index_url or '')}")
+        lines.append(f"{pick.package} = {{ {', '.join(fields)} }}")
+    return "\n".join(lines) + "\n"
+
+
+def _base(pick: Pick) -> str:
+    return pick.package + (f"[{pick.extra}]" if pick.extra else "")
 
 
 def sub_plan(plan: Plan, picks: list[Pick]) -> Plan:
@@ -220,5 +398,7 @@ EMITTERS = {
     "requirements": emit_requirements,
     "conda": emit_conda,
     "yml": emit_environment_yml,
+    "uv": emit_uv,
+    "pixi": emit_pixi,
     "json": emit_json,
 }

@@ -76,7 +76,7 @@ def test_plan_explain_cites_sources() -> None:
     assert "#   source: https://" in out
 
 
-@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements"])
+@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements", "uv", "pixi"])
 def test_plan_formats(fmt: str) -> None:
     code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", fmt)
     assert code == 0
@@ -203,7 +203,8 @@ def test_install_yes_records_freeze_then_runs_pip(
 
     ran: list[list[str]] = []
     freeze = tmp_path / "freeze.txt"
-    monkeypatch.setattr(install, "record_freeze", lambda python, directory: freeze)
+    monkeypatch.setattr(install, "record_freeze", lambda python, directory, installer: freeze)
+    monkeypatch.setattr(install, "record_added", lambda python, freeze, installer: None)
     monkeypatch.setattr(install, "run_streamed", lambda argv, timeout: ran.append(list(argv)) or 0)
     code, out, err = run_cli("install", "torch==2.13.*", "--yes", "--python", "/venv/bin/python")
     assert ran == [
@@ -259,6 +260,10 @@ def test_install_keras_for_real(tmp_path: Path) -> None:
     cache = Path(platformdirs.user_cache_dir("envcheck")) / "restore"
     freezes = list(cache.glob("freeze-*.txt"))
     assert len(freezes) == 1
+    # the restore removes what the install added (keras and its dependencies)
+    (added,) = cache.glob("added-*.txt")
+    assert "keras" in added.read_text(encoding="utf-8").split()
+    assert f"pip uninstall --yes -r {added}" in err
 
 
 def test_install_conda_argvs(monkeypatch: pytest.MonkeyPatch) -> None:

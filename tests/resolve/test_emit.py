@@ -47,6 +47,8 @@ FORMATS: dict[str, tuple[Callable[[Plan], str], str]] = {
     "requirements": (emit.emit_requirements, "txt"),
     "conda": (emit.emit_conda, "sh"),
     "yml": (emit.emit_environment_yml, "yml"),
+    "uv": (emit.emit_uv, "toml"),
+    "pixi": (emit.emit_pixi, "toml"),
     "json": (emit.emit_json, "json"),
 }
 

@@ -35,3 +35,19 @@ def test_env_refuses_to_overwrite_in_json_mode_too(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert out.read_text() == "mine\n"
     assert "pass --force" in result.stderr
+
+
+def test_plan_json_wins_over_another_format() -> None:
+    """--json is --format json: with --format yml (or any other) the output is JSON."""
+    result = run_cli("plan", "torch", *TARGET, "--format", "yml", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["schema"] == "envcheck.plan/1"
+
+
+def test_env_to_stdout_with_json_prints_json_holding_the_file() -> None:
+    result = run_cli("env", "torch", *TARGET, "-o", "-", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["written"] is None
+    assert "dependencies:" in data["content"] and data["content"].startswith("# envcheck plan")
+    assert data["plan"]["schema"] == "envcheck.plan/1"
