@@ -131,8 +131,8 @@ def package_names(freeze: str) -> set[str]:
 def index_lines(freeze: str) -> list[str]:
     """``--extra-index-url`` lines the freeze needs: a ``torch==2.13.0+cpu`` line is only
     on the PyTorch index of that variant (the matrix's ``index_url`` for it)."""
+    from envcheck import names
     from envcheck.matrix import load_matrix
-    from envcheck.resolve.plan import FRAMEWORK_NAMES
 
     matrix = load_matrix()
     urls: dict[str, None] = {}
@@ -142,9 +142,7 @@ def index_lines(freeze: str) -> list[str]:
             continue
         name, version = head.split("==", 1)
         label = version.split("+", 1)[1].strip()
-        framework = FRAMEWORK_NAMES.get(name.strip().lower())
-        if framework in ("torchvision", "torchaudio"):
-            framework = "torch"
+        framework = names.framework_of(name.strip()) or names.companion_of(name.strip())
         if framework is None:
             continue
         for build in matrix.framework_builds(framework):
