@@ -101,7 +101,7 @@ class SpecResult:
         # leaves it open, each platform the builds cover must have one that works.
         groups: dict[str, bool] = {}
         for o in self.options:
-            keys = o.build.platforms if self.platform_open and o.build is not None else ("",)
+            keys = (o.build.platforms if self.platform_open and o.build else ()) or ("",)
             for key in keys:
                 groups[key] = groups.get(key, False) or o.works
         if all(groups.values()):
@@ -262,7 +262,7 @@ def _framework_options(
         reasons = [
             Reason(levels[r.level], r.message, r.sources)
             for r in verdict.reasons
-            if r.code not in skip and r.code not in (J.WITHDRAWN, J.UNVERIFIED)
+            if r.code not in skip and r.code != J.UNVERIFIED
         ]
         blocked = any(r.level is J.Level.ERROR and r.code not in skip for r in verdict.reasons)
         facts = []
@@ -281,15 +281,6 @@ def _framework_options(
         if build.find_links:
             facts.append(f"find-links {build.find_links}")
         reasons.insert(0, Reason(INFO, "; ".join(facts), (build.origin.cite(),)))
-        if build.withdrawn:
-            reasons.append(
-                Reason(
-                    WARNING,
-                    "its files are no longer on the index that served them: an installed copy"
-                    " works as judged here, but pip cannot install it now",
-                    (build.origin.cite(),),
-                )
-            )
         if not build.origin.verified:
             reasons.append(
                 Reason(

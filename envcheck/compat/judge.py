@@ -220,7 +220,20 @@ def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
                     src,
                 )
             )
-    if c.build is not None and c.build.withdrawn:
+    if c.build is not None and c.build.withdrawn and not c.build.platforms and not c.build.python:
+        # A release that never had a wheel for any platform or Python (an sdist stub
+        # that refuses to install): nothing of it can be installed, now or before.
+        reasons.append(
+            Reason(
+                WITHDRAWN,
+                Level.ERROR,
+                Category.OTHER,
+                f"{c.label} is not a build: the release has no wheel for any platform "
+                "(a placeholder package that refuses to install)",
+                src,
+            )
+        )
+    elif c.build is not None and c.build.withdrawn:
         reasons.append(
             Reason(
                 WITHDRAWN,

@@ -283,3 +283,11 @@ def test_why_cudnn_has_no_minor_version_compatibility_before_cuda_11() -> None:
     assert "FAIL CUDA 9.1 is outside CUDA 9.0" in out
     code, out, _ = run_cli("matrix", "why", "cudnn==8.9.5", "cuda==11.8")
     assert code == 0, out
+
+
+def test_why_a_placeholder_release_without_wheels_does_not_work() -> None:
+    # tensorflow-gpu 2.12.0 is an sdist stub that refuses to install.
+    code, out, _ = run_cli("matrix", "why", "tensorflow-gpu==2.12.0")
+    assert code == 1, out
+    assert "is not a build" in out
+    assert out.count("no longer on the index") == 0  # said once, by the judge, as an error
