@@ -789,9 +789,13 @@ def _explain_block(
     if not gpu and not cpu:
         releases = matrix.releases(fw)
         known = f"known: {releases[0]} to {releases[-1]}" if releases else "none known"
+        builds = matrix.framework_builds(fw)
+        # A distribution asked for by name (onnxruntime-gpu) means its own rows, as in
+        # _candidates: CPU rows of another distribution (onnxruntime) do not explain it.
+        if req.name not in MAIN_NAMES and any(b.package == req.name for b in builds):
+            builds = tuple(b for b in builds if b.package == req.name)
         has_cpu_only = any(
-            b.cpu_only and any(_matches(req.requirement, v) for v in b.versions)
-            for b in matrix.framework_builds(fw)
+            b.cpu_only and any(_matches(req.requirement, v) for v in b.versions) for b in builds
         )
         if has_cpu_only and not allow_cpu:
             return Unsatisfiable(
