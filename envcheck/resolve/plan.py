@@ -292,8 +292,10 @@ def _matches_release(req: Requirement, version: str, label: Optional[str]) -> bo
 
 
 def explicit_cpu(name: str, req: Requirement) -> bool:
-    """The request names a CPU build itself: ``tensorflow-cpu``, ``torch==2.5.1+cpu``."""
-    return name.endswith("-cpu") or _wanted_label(req) == "cpu"
+    """The request names a CPU build itself: ``tensorflow-cpu``, ``torch==2.5.1+cpu``,
+    ``jax[cpu]``."""
+    extras = {e.lower() for e in req.extras}
+    return name.endswith("-cpu") or _wanted_label(req) == "cpu" or "cpu" in extras
 
 
 def _candidates(

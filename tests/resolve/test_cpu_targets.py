@@ -125,3 +125,16 @@ def test_cli_gpu_none_and_gpu_a100() -> None:
     assert "jax[cuda12]" in out
     assert "tensorflow[and-cuda]" in out
     assert "whl/cu" in out and "whl/cpu" not in out
+
+
+def test_the_cpu_extra_is_an_explicit_cpu_request_on_a_gpu_machine() -> None:
+    from envcheck.compat.target import target_from_flags
+    from envcheck.matrix import load_matrix
+    from envcheck.resolve.plan import plan
+
+    matrix = load_matrix()
+    target = target_from_flags(matrix, driver="550.54.14", gpus=("A100",), os_name="linux")
+    result = plan(["jax[cpu]"], target, matrix)
+    assert result.ok
+    (pick,) = [p for p in result.picks if p.framework == "jax"]
+    assert pick.variant == "cpu" and pick.cuda is None
