@@ -21,6 +21,8 @@ from envcheck.matrix.rows import (
     Architecture,
     Build,
     Companion,
+    CondaAbsent,
+    CondaPackage,
     CudaRelease,
     CudnnRelease,
     DriverBranch,
@@ -80,6 +82,8 @@ class Matrix:
     companions: tuple[Companion, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
+    conda_packages: tuple[CondaPackage, ...] = ()
+    conda_absent: tuple[CondaAbsent, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
     @property

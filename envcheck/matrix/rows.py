@@ -174,3 +174,36 @@ class KerasPin:
     keras: str
     """PEP 440 specifier: pip refuses a keras outside it next to these releases."""
     origin: Origin
+
+
+@dataclass(frozen=True)
+class CondaPackage:
+    """Builds a conda channel ships of one package (what a conda emitter may pin)."""
+
+    channel: str
+    """``defaults`` (repo.anaconda.com main), ``conda-forge``, ``pytorch``, ``nvidia``."""
+    name: str
+    """The conda package name (``tensorflow-gpu``, ``pytorch``)."""
+    pip: str
+    """The PyPI distribution a plan picks that this package stands for."""
+    versions: tuple[str, ...]
+    platforms: tuple[str, ...]
+    python: tuple[str, ...]
+    """Python versions built for (empty: not known / noarch)."""
+    cudatoolkit: Optional[str]
+    """``cudatoolkit`` MAJOR.MINOR these builds pull (None: CPU or not known)."""
+    cudnn: Optional[str]
+    """cuDNN major these builds pin (``7``)."""
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CondaAbsent:
+    """A channel that ships no build of a package for some platforms."""
+
+    channel: str
+    name: str
+    pip: tuple[str, ...]
+    """PyPI distributions a plan picks that this package would stand for."""
+    platforms: tuple[str, ...]
+    origin: Origin

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from envcheck.model.versions import CudaVersion
+    from envcheck.resolve.conda import CondaFacts
     from envcheck.resolve.plan import Pick, Plan
 
 PYPI = "https://pypi.org/simple"
@@ -19,7 +20,7 @@ DEFAULT_ENV_NAME = "gpu"
 # build string starts with "cuda" (conda-forge's pytorch, jaxlib and tensorflow
 # feedstocks name builds cudaXYZ_pyXY..., e.g. jaxlib-0.10.1-cuda129_py311...:
 # https://anaconda.org/conda-forge/jaxlib/files). Anything else goes to pip.
-CONDA_FORGE = {
+CONDA_FORGE_NAMES = {
     "torch": ("pytorch", True),
     "torchvision": ("torchvision", True),
     "torchaudio": ("torchaudio", False),
@@ -128,22 +129,50 @@ def _cuda_version_pin(plan: Plan) -> Optional[str]:
     return f"{top.major}.{top.minor}"
 
 
-def conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
-    """(conda-forge match specs, picks left for pip)."""
+def conda_layout(
+    plan: Plan, facts: Optional[CondaFacts] = None
+) -> tuple[str, list[str], list[Pick], list[str]]:
+    """(channel, match specs, picks left for pip, comment lines) of a conda environment.
+
+    The channel and what it pins come from ``matrices/conda.toml`` (see
+    ``envcheck.resolve.conda``): the defaults channel when it alone ships a pick
+    (TensorFlow 1.x GPU with its cudatoolkit and cudnn), else conda-forge.
+    """
+    from envcheck.resolve.conda import (
+        CONDA_FORGE,
+        absent_from,
+        choose_channel,
+        shipped_facts,
+        unverified_notes,
+    )
+
+    if facts is None:
+        facts = shipped_facts()
+    channel, served = choose_channel(plan, facts)
     specs: list[str] = []
     pip: list[Pick] = []
     python = plan.target.python
     if python:
         specs.append(f"python={python}")
+    if channel != CONDA_FORGE:
+        by_pick = {id(cp.pick): cp for cp in served}
+        for pick in plan.picks:
+            cp = by_pick.get(id(pick))
+            if cp is None:
+                pip.append(pick)
+            else:
+                specs += cp.specs()
+        return channel, list(dict.fromkeys(specs)), pip, unverified_notes(served)
     cuda = _cuda_version_pin(plan)
     if cuda:
         specs.append(f"cuda-version={cuda}")
     for pick in plan.picks:
-        name, has_cuda_builds = CONDA_FORGE.get(pick.framework, (None, False))
+        name, has_cuda_builds = CONDA_FORGE_NAMES.get(pick.framework, (None, False))
         legacy = pick.package == "tensorflow-gpu" or (
             pick.cuda is not None and pick.cuda.major < 11
         )
-        if name is None or legacy or (pick.version is None and pick.specifier):
+        missing = absent_from(pick, plan, facts, channel) is not None
+        if name is None or legacy or missing or (pick.version is None and pick.specifier):
             pip.append(pick)
             continue
         version = pick.version or "*"
@@ -155,20 +184,36 @@ def conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
             specs.append(name)
         else:
             specs.append(f"{name}={version}")
+    if not any(s.endswith("=cuda*") for s in specs):
+        # Nothing conda installs has CUDA builds: cuda-version would only get in the way.
+        specs = [s for s in specs if not s.startswith("cuda-version=")]
     for pick in pip:
-        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major < 11:
+        # A pip wheel without its CUDA libraries (TF < 2.15 and Windows TF): conda-forge's
+        # cudatoolkit (published up to 11.8) and cudnn provide them.
+        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major <= 11:
             specs.append(f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}")
             if pick.cudnn:
                 specs.append(f"cudnn={pick.cudnn.split('.')[0]}")
-    return list(dict.fromkeys(specs)), pip
+    return channel, list(dict.fromkeys(specs)), pip, []
 
 
-def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
-    """``conda create`` from conda-forge, plus pip for what conda-forge lacks."""
+def conda_split(plan: Plan, facts: Optional[CondaFacts] = None) -> tuple[list[str], list[Pick]]:
+    """(match specs, picks left for pip) for the channel ``conda_channel`` names."""
+    _, specs, pip, _ = conda_layout(plan, facts)
+    return specs, pip
+
+
+def conda_channel(plan: Plan, facts: Optional[CondaFacts] = None) -> str:
+    """The one channel a conda environment for this plan uses."""
+    return conda_layout(plan, facts)[0]
+
+
+def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME, facts: Optional[CondaFacts] = None) -> str:
+    """``conda create`` from the channel that ships the picks, plus pip for the rest."""
     _refuse(plan)
-    specs, pip = conda_split(plan)
-    lines = [_header(plan)]
-    argv = ["conda", "create", "-n", name, "-c", "conda-forge", "--override-channels", *specs]
+    channel, specs, pip, notes = conda_layout(plan, facts)
+    lines = [_header(plan)] + [f"# {n}" for n in notes]
+    argv = ["conda", "create", "-n", name, "-c", channel, "--override-channels", *specs]
     lines.append(" ".join(shlex.quote(a) for a in argv))
     if pip:
         lines.append(f"conda activate {shlex.quote(name)}")
@@ -177,13 +222,16 @@ def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     return "\n".join(lines) + "\n"
 
 
-def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
-    """environment.yml for conda-forge (a pip section only where needed)."""
+def emit_environment_yml(
+    plan: Plan, name: str = DEFAULT_ENV_NAME, facts: Optional[CondaFacts] = None
+) -> str:
+    """environment.yml for the channel that ships the picks (pip only where needed)."""
     _refuse(plan)
-    specs, pip = conda_split(plan)
+    channel, specs, pip, notes = conda_layout(plan, facts)
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
-    lines = [_header(plan), f"name: {name}", "channels:", "  - conda-forge", "dependencies:"]
+    lines = [_header(plan)] + [f"# {n}" for n in notes]
+    lines += [f"name: {name}", "channels:", f"  - {channel}", "dependencies:"]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")

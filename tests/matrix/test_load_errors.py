@@ -240,3 +240,36 @@ verified = true
     )
     (b,) = load_matrix_from(tmp_path).framework_builds("onnxruntime")
     assert b.withdrawn is False
+
+
+CONDA_ROW = """
+[[package]]
+channel = "{channel}"
+name = "tensorflow-gpu"
+pip = "tensorflow-gpu"
+versions = ["1.14.0"]
+platforms = ["windows-x86_64"]
+cudatoolkit = "10.0"
+source = "https://github.com/AnacondaRecipes/tensorflow_recipes"
+verified = true
+"""
+
+
+def test_conda_rows_name_a_known_channel(tmp_path: Path) -> None:
+    err = load(tmp_path, conda=HEADER + CONDA_ROW.format(channel="anaconda"))
+    assert "conda.toml:4" in str(err)
+    assert "field 'channel'" in str(err)
+
+
+def test_a_conda_package_cannot_also_be_absent(tmp_path: Path) -> None:
+    absent = """
+[[absent]]
+channel = "defaults"
+name = "tensorflow-gpu"
+pip = ["tensorflow-gpu"]
+platforms = ["windows-x86_64"]
+source = "https://github.com/AnacondaRecipes/tensorflow_recipes"
+verified = true
+"""
+    err = load(tmp_path, conda=HEADER + CONDA_ROW.format(channel="defaults") + absent)
+    assert "also listed as absent" in str(err)
