@@ -1,0 +1,31 @@
+"""CUDA 10.x runtimes are per minor (cudart64_100.dll): the seed machine with only
+CUDA 10.1 and cuDNN 7.6 on PATH cannot run tensorflow-gpu 1.14 (built for 10.0)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from envcheck.doctor import diagnose
+from envcheck.matrix import load_matrix
+from envcheck.model.snapshot import Snapshot
+
+SEED = Path(__file__).parents[1] / "fixtures" / "doctor"
+CASE = SEED / "41-windows-quadro-rtx5000-tf-1.14-cuda-10.1.json"
+
+
+def test_the_seed_machine_gets_the_runtime_mismatch_and_its_fix() -> None:
+    snapshot = Snapshot.from_json(json.loads(CASE.read_text(encoding="utf-8"))["snapshot"])
+    report = diagnose(snapshot, load_matrix(bundled=True))
+    (finding,) = [f for f in report.findings if f.id == "cuda-runtime-missing"]
+    assert "CUDA 10.0 runtime" in finding.title
+    assert "CUDA found: 10.1" in finding.evidence
+    assert finding.fix == "conda install cudatoolkit=10.0 'cudnn>=7.4,<8'"
+
+
+def test_a_cuda_10_0_toolkit_satisfies_it() -> None:
+    data = json.loads(CASE.read_text(encoding="utf-8"))["snapshot"]
+    data["cuda_toolkits"][0]["version"] = "10.0.130"
+    data["libraries"][1]["version"] = "10.0.130"
+    report = diagnose(Snapshot.from_json(data), load_matrix(bundled=True))
+    assert "cuda-runtime-missing" not in {f.id for f in report.findings}
