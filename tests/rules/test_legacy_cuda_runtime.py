@@ -29,3 +29,22 @@ def test_a_cuda_10_0_toolkit_satisfies_it() -> None:
     data["libraries"][1]["version"] = "10.0.130"
     report = diagnose(Snapshot.from_json(data), load_matrix(bundled=True))
     assert "cuda-runtime-missing" not in {f.id for f in report.findings}
+
+
+def _with_gpu(name: str) -> Snapshot:
+    data = json.loads(CASE.read_text(encoding="utf-8"))["snapshot"]
+    data["gpus"][0].update(name=name, compute_capability=None)
+    return Snapshot.from_json(data)
+
+
+def test_a_gtx_670_hears_which_cuda_was_the_last_for_sm_30() -> None:
+    report = diagnose(_with_gpu("NVIDIA GeForce GTX 670"), load_matrix(bundled=True))
+    (finding,) = [f for f in report.findings if f.id == "gpu-legacy-cuda"]
+    assert "no CUDA release that current frameworks use supports sm_30" in finding.title
+    assert "the last one was CUDA 10.2" in finding.title
+
+
+def test_current_gpus_are_not_legacy() -> None:
+    for name in ("Quadro RTX 5000", "NVIDIA GeForce RTX 5090", "Tesla V100-SXM2-16GB"):
+        report = diagnose(_with_gpu(name), load_matrix(bundled=True))
+        assert "gpu-legacy-cuda" not in {f.id for f in report.findings}, name
