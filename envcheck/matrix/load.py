@@ -540,9 +540,9 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
         versions = r.strings("versions", required=True)
         for v in versions:
             _check_version(r, "versions", v)
-        cudatoolkit = r.string("cudatoolkit", required=False)
-        if cudatoolkit is not None and not re.match(r"^\d{1,2}\.\d{1,2}$", cudatoolkit):
-            r.fail("cudatoolkit", f"expected MAJOR.MINOR like '10.0', got {cudatoolkit!r}")
+        cuda = r.string("cuda", required=False)
+        if cuda is not None and not re.match(r"^\d{1,2}\.\d{1,2}$", cuda):
+            r.fail("cuda", f"expected MAJOR.MINOR like '10.0', got {cuda!r}")
         cudnn = r.string("cudnn", required=False)
         if cudnn is not None and not re.match(r"^\d{1,2}$", cudnn):
             r.fail("cudnn", f"expected a cuDNN major like '7', got {cudnn!r}")
@@ -553,7 +553,7 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             versions=versions,
             platforms=platforms(r),
             python=r.python_versions("python"),
-            cudatoolkit=cudatoolkit,
+            cuda=cuda,
             cudnn=cudnn,
             origin=r.origin(),
         )

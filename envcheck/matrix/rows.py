@@ -190,8 +190,9 @@ class CondaPackage:
     platforms: tuple[str, ...]
     python: tuple[str, ...]
     """Python versions built for (empty: not known / noarch)."""
-    cudatoolkit: Optional[str]
-    """``cudatoolkit`` MAJOR.MINOR these builds pull (None: CPU or not known)."""
+    cuda: Optional[str]
+    """CUDA MAJOR.MINOR these builds are for (None: CPU builds): the ``cudatoolkit``
+    they pull on defaults, the ``cuda-version`` they need on conda-forge."""
     cudnn: Optional[str]
     """cuDNN major these builds pin (``7``)."""
     origin: Origin

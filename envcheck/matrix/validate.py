@@ -70,10 +70,10 @@ def check_invariants(matrix: Matrix) -> None:
             for p in pkg.platforms:
                 for py in pkg.python or ("any",):
                     unique(
-                        ("conda", pkg.channel, pkg.name, v, p, py, pkg.cudatoolkit),
+                        ("conda", pkg.channel, pkg.name, v, p, py, pkg.cuda),
                         pkg.origin,
                         f"conda {pkg.channel}::{pkg.name} {v} for {p}, Python {py}"
-                        + (f", cudatoolkit {pkg.cudatoolkit}" if pkg.cudatoolkit else ""),
+                        + (f", CUDA {pkg.cuda}" if pkg.cuda else ""),
                     )
     absent = {(a.channel, a.name, p) for a in matrix.conda_absent for p in a.platforms}
     for pkg in matrix.conda_packages:

@@ -2,8 +2,8 @@
 
 Facts come from ``matrices/conda.toml``: a package is pinned from a channel only
 when a ``[[package]]`` row says that channel ships it for the target platform and
-Python (and, for CUDA builds, the plan's cudatoolkit); an ``[[absent]]`` row sends
-it to pip. One channel per environment: mixing defaults and conda-forge builds of
+Python (and, for CUDA builds, a CUDA the plan's driver runs); an ``[[absent]]`` row
+sends it to pip. One channel per environment: mixing defaults and conda-forge builds of
 one stack is what breaks it.
 """
 
@@ -42,8 +42,8 @@ class ChannelPick:
 
     def specs(self) -> tuple[str, ...]:
         out = [f"{self.row.name}={self.pick.version}"]
-        if self.row.cudatoolkit:
-            out.append(f"cudatoolkit={self.row.cudatoolkit}")
+        if self.row.cuda:
+            out.append(f"cudatoolkit={self.row.cuda}")
         if self.row.cudnn:
             out.append(f"cudnn={self.row.cudnn}.*")
         return tuple(out)
@@ -71,10 +71,10 @@ def find_row(pick: Pick, plan: Plan, facts: CondaFacts, channel: str) -> Optiona
             continue
         if python is not None and row.python and python not in row.python:
             continue
-        if pick.cuda is not None and row.cudatoolkit is not None:
-            if row.cudatoolkit != f"{pick.cuda.major}.{pick.cuda.minor}":
+        if pick.cuda is not None and row.cuda is not None:
+            if row.cuda != f"{pick.cuda.major}.{pick.cuda.minor}":
                 continue
-        elif (pick.cuda is None) != (row.cudatoolkit is None):
+        elif (pick.cuda is None) != (row.cuda is None):
             continue
         return row
     return None
@@ -87,6 +87,36 @@ def absent_from(pick: Pick, plan: Plan, facts: CondaFacts, channel: str) -> Opti
         if row.channel == channel and pick.package in row.pip and platform in row.platforms:
             return row
     return None
+
+
+def conda_forge_cuda_build(
+    pick: Pick, plan: Plan, facts: CondaFacts
+) -> tuple[bool, Optional[CondaPackage]]:
+    """(known, row) for a CUDA pick on conda-forge.
+
+    known=False: conda.toml has no conda-forge rows for the package (the emitter maps
+    it by name, as before). Otherwise ``row`` is the newest CUDA variant of that
+    version and platform the driver runs natively, or None when there is none (the
+    pick goes to pip). conda-forge CUDA variants need not be the pip variant's CUDA.
+    """
+    from envcheck.model.versions import parse_cuda_version
+
+    rows = [r for r in facts.packages if r.channel == CONDA_FORGE and r.pip == pick.package]
+    if not rows or pick.cuda is None:
+        return False, None
+    platform = plan.target.platform
+    cap = plan.driver_max_cuda
+    best: Optional[CondaPackage] = None
+    best_cuda = None
+    for row in rows:
+        if pick.version not in row.versions or platform not in row.platforms or not row.cuda:
+            continue
+        cuda = parse_cuda_version(row.cuda)
+        if cuda is None or (cap is not None and cuda > cap):
+            continue
+        if best_cuda is None or cuda > best_cuda:
+            best, best_cuda = row, cuda
+    return True, best
 
 
 def choose_channel(plan: Plan, facts: CondaFacts) -> tuple[str, list[ChannelPick]]:
@@ -115,3 +145,13 @@ def unverified_notes(served: list[ChannelPick]) -> list[str]:
             why = f": {cp.row.origin.note}" if cp.row.origin.note else ""
             out.append(f"unverified: {cp.row.channel} ships {cp.row.name} {cp.pick.version}{why}")
     return out
+
+
+def unverified_build_note(row: CondaPackage, version: Optional[str]) -> Optional[str]:
+    """The file comment for an unverified conda-forge CUDA variant (None when verified)."""
+    if row.origin.verified:
+        return None
+    return (
+        f"unverified: conda-forge {row.name} {version} CUDA {row.cuda} build "
+        f"(from {row.origin.source}; its file listing was not read)"
+    )

@@ -9,6 +9,7 @@ import shlex
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
+    from envcheck.matrix.rows import CondaPackage
     from envcheck.model.versions import CudaVersion
     from envcheck.resolve.conda import CondaFacts
     from envcheck.resolve.plan import Pick, Plan
@@ -142,7 +143,9 @@ def conda_layout(
         CONDA_FORGE,
         absent_from,
         choose_channel,
+        conda_forge_cuda_build,
         shipped_facts,
+        unverified_build_note,
         unverified_notes,
     )
 
@@ -163,18 +166,41 @@ def conda_layout(
             else:
                 specs += cp.specs()
         return channel, list(dict.fromkeys(specs)), pip, unverified_notes(served)
-    cuda = _cuda_version_pin(plan)
+    notes: list[str] = []
+    builds: dict[int, CondaPackage] = {}
+    no_build: set[int] = set()
+    for pick in plan.picks:
+        known, row = conda_forge_cuda_build(pick, plan, facts)
+        if known and row is None:
+            no_build.add(id(pick))
+        elif row is not None:
+            builds[id(pick)] = row
+            note = unverified_build_note(row, pick.version)
+            if note:
+                notes.append(note)
+    # The CUDA of a conda-forge build that exists beats the pip variant's CUDA.
+    cuda = min((r.cuda for r in builds.values() if r.cuda), key=_cuda_key, default=None)
+    cuda = cuda or _cuda_version_pin(plan)
     if cuda:
         specs.append(f"cuda-version={cuda}")
-    for pick in plan.picks:
-        name, has_cuda_builds = CONDA_FORGE_NAMES.get(pick.framework, (None, False))
+
+    def to_pip(pick: Pick) -> bool:
+        name = CONDA_FORGE_NAMES.get(pick.framework, (None, False))[0]
         legacy = pick.package == "tensorflow-gpu" or (
             pick.cuda is not None and pick.cuda.major < 11
         )
-        missing = absent_from(pick, plan, facts, channel) is not None
-        if name is None or legacy or missing or (pick.version is None and pick.specifier):
+        missing = absent_from(pick, plan, facts, channel) is not None or id(pick) in no_build
+        return name is None or legacy or missing or bool(pick.version is None and pick.specifier)
+
+    torch_on_pip = any(to_pip(p) for p in plan.picks if p.framework == "torch")
+    for pick in plan.picks:
+        name, has_cuda_builds = CONDA_FORGE_NAMES.get(pick.framework, (None, False))
+        # conda's torchvision/torchaudio depend on conda's pytorch: with torch from pip
+        # they would pull in a second torch, so they follow it to pip.
+        if to_pip(pick) or (torch_on_pip and pick.framework in _TORCH_COMPANIONS):
             pip.append(pick)
             continue
+        assert name is not None  # to_pip() sends unnamed frameworks to pip
         version = pick.version or "*"
         if pick.framework == "jax":
             specs.append(f"jax={version}")
@@ -194,7 +220,14 @@ def conda_layout(
             specs.append(f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}")
             if pick.cudnn:
                 specs.append(f"cudnn={pick.cudnn.split('.')[0]}")
-    return channel, list(dict.fromkeys(specs)), pip, []
+    return channel, list(dict.fromkeys(specs)), pip, list(dict.fromkeys(notes))
+
+
+_TORCH_COMPANIONS = ("torchvision", "torchaudio")
+
+
+def _cuda_key(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
 
 
 def conda_split(plan: Plan, facts: Optional[CondaFacts] = None) -> tuple[list[str], list[Pick]]:

@@ -249,7 +249,7 @@ name = "tensorflow-gpu"
 pip = "tensorflow-gpu"
 versions = ["1.14.0"]
 platforms = ["windows-x86_64"]
-cudatoolkit = "10.0"
+cuda = "10.0"
 source = "https://github.com/AnacondaRecipes/tensorflow_recipes"
 verified = true
 """

@@ -101,3 +101,34 @@ def test_an_unverified_channel_fact_is_said_in_the_file(shipped: Matrix) -> None
     assert "# unverified: defaults ships tensorflow-gpu 1.14.0: why" in text
     assert yaml.safe_load(text)["channels"] == ["defaults"]
     assert "# unverified" in emit.emit_conda(result, facts=facts)
+
+
+def _linux(driver: str) -> Target:
+    return Target(
+        os="linux",
+        arch="x86_64",
+        driver=parse_driver_version(driver),
+        gpus=(parse_compute_capability("8.6"),),  # type: ignore[arg-type]
+        python="3.11",
+    )
+
+
+def test_conda_forge_pytorch_gets_a_cuda_version_a_build_exists_for(shipped: Matrix) -> None:
+    # conda-forge built pytorch 2.5.1 for CUDA 11.8, 12.0 and 12.6 on linux-64; driver
+    # 535 runs 12.2 natively: the 12.0 build, not cuda-version=12.2 (no such build).
+    result = plan(("torch==2.5.1",), _linux("535.104.05"), shipped)
+    text = emit.emit_environment_yml(result, facts=CondaFacts.of(shipped))
+    _, conda, pip = _deps(text)
+    assert "cuda-version=12.0" in conda and "pytorch=2.5.1=cuda*" in conda
+    assert pip == []
+    assert "# unverified: conda-forge pytorch 2.5.1 CUDA 12.0 build" in text
+
+
+def test_pytorch_conda_forge_has_no_build_for_goes_to_pip(shipped: Matrix) -> None:
+    # conda-forge pytorch 2.10.0 CUDA builds are 12.9 and 13.0: driver 535 runs neither.
+    result = plan(("torch==2.10.0", "torchvision"), _linux("535.104.05"), shipped)
+    assert result.ok, result.unsatisfiable
+    _, conda, pip = _deps(emit.emit_environment_yml(result, facts=CondaFacts.of(shipped)))
+    assert not any(s.startswith(("pytorch", "torchvision", "cuda-version")) for s in conda)
+    assert any(p.startswith("torch==2.10.0") for p in pip)
+    assert any(p.startswith("torchvision==") for p in pip)  # follows torch: no second torch
