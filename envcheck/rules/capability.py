@@ -17,6 +17,7 @@ GPU_CAPABILITIES = "gpu-capabilities"
 PCIE_LINK_DEGRADED = "pcie-link-degraded"
 MULTI_GPU = "multi-gpu"
 GPU_LEGACY_CUDA = "gpu-legacy-cuda"
+GPU_NOT_NVIDIA = "gpu-not-nvidia"
 
 
 def _features(flags: list[tuple[str, bool | None]]) -> str:
@@ -27,8 +28,22 @@ def _features(flags: list[tuple[str, bool | None]]) -> str:
 def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     gpus = gpu_facts(snapshot, matrix)
     for g in gpus:
+        if g.vendor is not None:
+            from envcheck.compat.target import non_nvidia_message
+
+            yield Finding(
+                GPU_NOT_NVIDIA,
+                Category.CAPABILITY,
+                Severity.WARNING,
+                f"{g.label} is not an NVIDIA GPU: envcheck checks NVIDIA CUDA stacks only",
+                evidence=(f"GPU name {g.gpu.name!r}",),
+                fix=non_nvidia_message(g.gpu.name or "this GPU", g.vendor).split("; ", 1)[-1],
+            )
+            continue
         arch = matrix.architecture_for(g.cc) if g.cc else None
         evidence = [f"compute capability {g.cc or '?'}"]
+        if g.inferred:
+            evidence[0] += f" (inferred from the family: {g.inferred})"
         if g.gpu.memory_total_mib is not None:
             evidence.append(f"memory {g.gpu.memory_total_mib / 1024:.1f} GiB")
         if arch is not None:

@@ -48,3 +48,17 @@ def test_current_gpus_are_not_legacy() -> None:
     for name in ("Quadro RTX 5000", "NVIDIA GeForce RTX 5090", "Tesla V100-SXM2-16GB"):
         report = diagnose(_with_gpu(name), load_matrix(bundled=True))
         assert "gpu-legacy-cuda" not in {f.id for f in report.findings}, name
+
+
+def test_a_radeon_in_a_snapshot_gets_the_nvidia_only_finding() -> None:
+    report = diagnose(_with_gpu("AMD Radeon RX 7900 XTX"), load_matrix(bundled=True))
+    ids = {f.id for f in report.findings}
+    assert "gpu-not-nvidia" in ids and "gpu-unknown" not in ids
+    (finding,) = [f for f in report.findings if f.id == "gpu-not-nvidia"]
+    assert finding.fix is not None and "ROCm" in finding.fix
+
+
+def test_a_family_inferred_capability_is_said_so() -> None:
+    report = diagnose(_with_gpu("NVIDIA RTX A5500 Laptop GPU"), load_matrix(bundled=True))
+    (finding,) = [f for f in report.findings if f.id == "gpu-capabilities"]
+    assert "inferred from the family" in finding.evidence[0]
