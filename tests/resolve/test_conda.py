@@ -132,3 +132,12 @@ def test_pytorch_conda_forge_has_no_build_for_goes_to_pip(shipped: Matrix) -> No
     assert not any(s.startswith(("pytorch", "torchvision", "cuda-version")) for s in conda)
     assert any(p.startswith("torch==2.10.0") for p in pip)
     assert any(p.startswith("torchvision==") for p in pip)  # follows torch: no second torch
+
+
+def test_conda_forge_has_no_windows_jaxlib(shipped: Matrix) -> None:
+    from envcheck.resolve.conda import absent_from
+    from envcheck.resolve.plan import Pick
+
+    result = plan(("tensorflow==2.10.0",), _windows("3.10"), shipped)
+    pick = Pick(framework="jax", package="jax", version="0.4.30")
+    assert absent_from(pick, result, CondaFacts.of(shipped), "conda-forge") is not None
