@@ -1,4 +1,4 @@
-"""`envcheck env`: write a conda-forge environment.yml for a machine."""
+"""`envcheck env`: write a conda environment.yml for a machine."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ DEFAULT_REQUIREMENTS = ("torch",)
 @click.option("--name", default="gpu", show_default=True, help="Environment name.")
 @snapshot_option
 @target_options
+@click.option("--python", "python_xy", metavar="X.Y", help="Same as --python-version.")
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
 @json_option
 @click.pass_obj
@@ -43,10 +44,14 @@ def env(
     os_name: Optional[str],
     arch: Optional[str],
     python_version: Optional[str],
+    python_xy: Optional[str],
     explain: bool,
     as_json: bool,
 ) -> int:
-    """Write an environment.yml (conda-forge) for a machine; REQUIREMENTs default to torch.
+    """Write a conda environment.yml for a machine; REQUIREMENTs default to torch.
+
+    The channel is the one that ships the picks for the target (conda-forge, or
+    defaults for TensorFlow 1.x GPU builds); what no channel ships comes from pip.
 
     Never overwrites an existing file without --force.
     """
@@ -65,7 +70,7 @@ def env(
         gpus=gpus,
         os_name=os_name,
         arch=arch,
-        python_version=python_version,
+        python_version=python_version or python_xy,
     )
     result = make_plan(requirements or DEFAULT_REQUIREMENTS, target, matrix)
     if result.unsatisfiable is not None:
@@ -75,7 +80,9 @@ def env(
     else:
         for warning in result.warnings:
             click.echo(f"warning: {warning}", err=True)
-    text = emit_environment_yml(result, name=name)
+    from envcheck.resolve.conda import CondaFacts
+
+    text = emit_environment_yml(result, name=name, facts=CondaFacts.of(matrix))
     if output == "-":
         if as_json:
             # --json wins: the file's text goes inside the JSON document, not beside it.

@@ -445,12 +445,12 @@ def conda_argvs(plan: Plan, python: str) -> list[list[str]]:
     import os
     import shutil
 
-    from envcheck.resolve.emit import conda_split, pip_argvs, sub_plan
+    from envcheck.resolve.emit import conda_layout, pip_argvs, sub_plan
 
     conda = os.environ.get("CONDA_EXE") or shutil.which("conda") or "conda"
-    specs, pip = conda_split(plan)
+    channel, specs, pip, _ = conda_layout(plan)
     specs = [s for s in specs if not s.startswith("python=")]
-    out = [[conda, "install", "--yes", "-c", "conda-forge", "--override-channels", *specs]]
+    out = [[conda, "install", "--yes", "-c", channel, "--override-channels", *specs]]
     if pip:
         out += pip_argvs(sub_plan(plan, pip), python)
     return out

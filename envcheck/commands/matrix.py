@@ -28,6 +28,7 @@ DOMAIN_NAMES = (
     "onnxruntime",
     "paddle",
     "keras",
+    "conda",
 )
 
 # Columns shown per table (all fields are in --json); "versions"-like keys filter --version.
@@ -62,6 +63,8 @@ _COLUMNS: Mapping[str, tuple[str, ...]] = {
     "torch.companion": ("version", "torchvision", "torchaudio"),
     "keras.release": ("versions", "tensorflow", "backends", "python"),
     "keras.tensorflow_pin": ("tensorflow", "keras"),
+    "conda.package": ("channel", "name", "versions", "platforms", "python", "cuda", "cudnn"),
+    "conda.absent": ("channel", "name", "pip", "platforms"),
 }
 _VERSION_KEYS = ("versions", "version", "cuda", "branch", "compute_capability", "cuda_major")
 
@@ -200,7 +203,7 @@ def show(
     """Show the matrix as tables (one DOMAIN, or all). Unverified rows are marked.
 
     DOMAIN: cuda_driver, cuda_arch, gpus, cudnn, driver_branches, torch,
-    tensorflow, jax, cupy, onnxruntime, paddle or keras.
+    tensorflow, jax, cupy, onnxruntime, paddle, keras or conda.
     """
     if domain is not None and domain not in DOMAIN_NAMES:
         raise click.UsageError(

@@ -89,8 +89,8 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
     for g in snapshot.gpus:
         cc = parse_compute_capability(g.compute_capability)
         if cc is None and matrix is not None and g.name:
-            model = matrix.gpu(g.name)
-            cc = None if model is None else model.compute_capability
+            found = matrix.gpu_match(g.name)
+            cc = None if found is None else found.compute_capability
         if cc is not None:
             ccs.append(cc)
         if g.name:
@@ -123,17 +123,41 @@ def normalise_arch(arch: Optional[str]) -> Optional[str]:
 def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[str]]:
     """``sm_89``, ``8.9`` or a product name → (compute capability, display name).
 
-    Raises ValueError with a helpful message when the GPU is unknown.
+    A name the table lacks but whose family is unambiguous resolves with a display
+    name that says "inferred from the family". Raises ValueError with a helpful
+    message when the GPU is unknown or not an NVIDIA GPU.
     """
     cc = parse_compute_capability(text)
     if cc is not None:
         return cc, None
-    model = matrix.gpu(text)
-    if model is None:
+    from envcheck.matrix import gpu_vendor_of
+
+    vendor = gpu_vendor_of(text)
+    if vendor not in (None, "nvidia"):
+        raise ValueError(non_nvidia_message(text, vendor))
+    found = matrix.gpu_match(text)
+    if found is None:
         raise ValueError(
             f"unknown GPU {text!r}: give its compute capability instead (e.g. --gpu sm_89)"
         )
-    return model.compute_capability, model.name
+    if found.model is not None:
+        return found.compute_capability, found.model.name
+    cc = found.compute_capability
+    return cc, f"{text} (sm_{cc.major}{cc.minor} inferred from the family: {found.basis})"
+
+
+def non_nvidia_message(name: str, vendor: str) -> str:
+    """What to tell a user whose GPU is not an NVIDIA one."""
+    label = {"amd": "an AMD", "intel": "an Intel", "apple": "an Apple"}.get(vendor, "a non-NVIDIA")
+    hint = {
+        "amd": "for AMD GPUs use the frameworks' ROCm builds (e.g. PyTorch's rocm wheels)",
+        "intel": "for Intel GPUs use the frameworks' XPU/oneAPI builds",
+        "apple": "on Apple silicon use the frameworks' Metal (MPS) builds",
+    }.get(vendor, "use the frameworks' builds for that vendor")
+    return (
+        f"{name!r} is {label} GPU: envcheck checks NVIDIA CUDA stacks only; {hint}, "
+        "or plan CPU builds with --gpu none"
+    )
 
 
 def target_from_flags(

@@ -21,6 +21,8 @@ from envcheck.matrix.rows import (
     Architecture,
     Build,
     Companion,
+    CondaAbsent,
+    CondaPackage,
     CudaRelease,
     CudnnRelease,
     DriverBranch,
@@ -82,6 +84,8 @@ class Matrix:
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
     nvidia_pins: tuple[NvidiaPin, ...] = ()
+    conda_packages: tuple[CondaPackage, ...] = ()
+    conda_absent: tuple[CondaAbsent, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -212,6 +216,39 @@ class Matrix:
         rows = [r for r in self.toolkit_archs if r.cuda <= cuda]
         return max(rows, key=lambda r: r.cuda) if rows else None
 
+    def last_cuda_for(self, cc: ComputeCapability) -> Optional[CudaVersion]:
+        """The newest CUDA release whose nvcc still targets ``cc`` (cuda_arch.toml);
+        None when no row lists it (older than the table) or every row still does."""
+        rows = sorted(self.toolkit_archs, key=lambda r: r.cuda)
+        listed = [r.cuda for r in rows if cc in r.compute_capabilities]
+        if not listed or (rows and rows[-1].cuda in listed):
+            return None
+        # The release before the first row that dropped it: rows are per first release,
+        # so the last supporting release is the dropping row's predecessor in the table.
+        after = [r.cuda for r in rows if r.cuda > max(listed)]
+        last_cudas = [c.cuda for c in self.cuda_releases if c.cuda < min(after)]
+        return max(last_cudas, default=max(listed))
+
+    def oldest_current_cuda(self) -> Optional[CudaVersion]:
+        """The oldest CUDA among the builds of each framework's newest release: what
+        "CUDA releases current frameworks use" starts at."""
+        oldest: Optional[CudaVersion] = None
+        for builds in self.builds.values():
+            cuda_builds = [b for b in builds if b.cuda is not None]
+            if not cuda_builds:
+                continue
+            newest = max(
+                (v for b in cuda_builds for v in b.versions if _FINAL_RE.match(v)),
+                key=_version_key,
+                default=None,
+            )
+            if newest is None:
+                continue
+            for b in cuda_builds:
+                if newest in b.versions and b.cuda is not None:
+                    oldest = b.cuda if oldest is None or b.cuda < oldest else oldest
+        return oldest
+
     # -- cuDNN -----------------------------------------------------------------
 
     def cudnn_for_cuda(self, cuda: CudaVersion) -> tuple[CudnnRelease, ...]:
@@ -322,6 +359,8 @@ def code_runs_on(
     return any(p <= cc for p in ptx)
 
 
+_FINAL_RE = re.compile(r"^\d+(?:\.\d+)*(?:\.post\d+)?$")
+"""A final release (no a/b/rc/dev): what "a framework's newest release" means."""
 _RELEASE_RE = re.compile(
     r"^(\d+(?:\.\d+)*)(?:[._-]?(a|alpha|b|beta|c|rc|pre|preview|dev)\.?(\d*))?"
 )

@@ -38,6 +38,7 @@ TABLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "onnxruntime": (("build", "builds:onnxruntime"),),
     "paddle": (("build", "builds:paddle"),),
     "keras": (("release", "keras_releases"), ("tensorflow_pin", "keras_pins")),
+    "conda": (("package", "conda_packages"), ("absent", "conda_absent")),
 }
 assert tuple(TABLES) == DOMAINS
 

@@ -17,6 +17,8 @@ from envcheck.matrix.rows import (
     Architecture,
     Build,
     Companion,
+    CondaAbsent,
+    CondaPackage,
     CudaRelease,
     CudnnRelease,
     DriverBranch,
@@ -54,6 +56,7 @@ DOMAINS = (
     "driver_branches",
     *FRAMEWORK_FILES,
     "keras",
+    "conda",
 )
 _COMMON = {"source", "verified", "note"}
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -550,6 +553,63 @@ PLATFORMS = (
     "macos-x86_64",
 )
 
+CONDA_CHANNELS = ("defaults", "conda-forge", "pytorch", "nvidia")
+
+
+def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def channel(r: RowReader) -> str:
+        value = r.string("channel")
+        if value not in CONDA_CHANNELS:
+            r.fail("channel", f"expected one of {', '.join(CONDA_CHANNELS)}, got {value!r}")
+        return str(value)
+
+    def platforms(r: RowReader) -> tuple[str, ...]:
+        values = r.strings("platforms", required=True)
+        for p in values:
+            if p not in PLATFORMS:
+                r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+        return values
+
+    def package(r: RowReader) -> CondaPackage:
+        chan = channel(r)
+        name = r.string("name")
+        versions = r.strings("versions", required=True)
+        for v in versions:
+            _check_version(r, "versions", v)
+        cuda = r.string("cuda", required=False)
+        if cuda is not None and not re.match(r"^\d{1,2}\.\d{1,2}$", cuda):
+            r.fail("cuda", f"expected MAJOR.MINOR like '10.0', got {cuda!r}")
+        cudnn = r.string("cudnn", required=False)
+        if cudnn is not None and not re.match(r"^\d{1,2}$", cudnn):
+            r.fail("cudnn", f"expected a cuDNN major like '7', got {cudnn!r}")
+        return CondaPackage(
+            channel=chan,
+            name=name,
+            pip=r.string("pip"),
+            versions=versions,
+            platforms=platforms(r),
+            python=r.python_versions("python"),
+            cuda=cuda,
+            cudnn=cudnn,
+            origin=r.origin(),
+        )
+
+    def absent(r: RowReader) -> CondaAbsent:
+        return CondaAbsent(
+            channel=channel(r),
+            name=r.string("name"),
+            pip=r.strings("pip", required=True),
+            platforms=platforms(r),
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("package", "absent"))
+    return {
+        "conda_packages": _rows(file, text, doc, "package", package),
+        "conda_absent": _rows(file, text, doc, "absent", absent),
+    }
+
+
 READERS: dict[str, Callable[[str, str, Mapping[str, Any]], dict[str, Any]]] = {
     "cuda_driver": read_cuda_driver,
     "cuda_arch": read_cuda_arch,
@@ -558,6 +618,7 @@ READERS: dict[str, Callable[[str, str, Mapping[str, Any]], dict[str, Any]]] = {
     "driver_branches": read_driver_branches,
     **{name: read_framework(name) for name in FRAMEWORK_FILES},
     "keras": read_keras,
+    "conda": read_conda,
 }
 
 

@@ -190,3 +190,37 @@ class NvidiaPin:
     requires: tuple[str, ...]
     """PEP 508 requirements without markers: ``nvidia-cudnn-cu12==9.1.0.70``."""
     origin: Origin
+
+
+@dataclass(frozen=True)
+class CondaPackage:
+    """Builds a conda channel ships of one package (what a conda emitter may pin)."""
+
+    channel: str
+    """``defaults`` (repo.anaconda.com main), ``conda-forge``, ``pytorch``, ``nvidia``."""
+    name: str
+    """The conda package name (``tensorflow-gpu``, ``pytorch``)."""
+    pip: str
+    """The PyPI distribution a plan picks that this package stands for."""
+    versions: tuple[str, ...]
+    platforms: tuple[str, ...]
+    python: tuple[str, ...]
+    """Python versions built for (empty: not known / noarch)."""
+    cuda: Optional[str]
+    """CUDA MAJOR.MINOR these builds are for (None: CPU builds): the ``cudatoolkit``
+    they pull on defaults, the ``cuda-version`` they need on conda-forge."""
+    cudnn: Optional[str]
+    """cuDNN major these builds pin (``7``)."""
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CondaAbsent:
+    """A channel that ships no build of a package for some platforms."""
+
+    channel: str
+    name: str
+    pip: tuple[str, ...]
+    """PyPI distributions a plan picks that this package would stand for."""
+    platforms: tuple[str, ...]
+    origin: Origin

@@ -65,6 +65,24 @@ def check_invariants(matrix: Matrix) -> None:
             comp.origin,
             f"companion row for torch {comp.version}",
         )
+    for pkg in matrix.conda_packages:
+        for v in pkg.versions:
+            for p in pkg.platforms:
+                for py in pkg.python or ("any",):
+                    unique(
+                        ("conda", pkg.channel, pkg.name, v, p, py, pkg.cuda),
+                        pkg.origin,
+                        f"conda {pkg.channel}::{pkg.name} {v} for {p}, Python {py}"
+                        + (f", CUDA {pkg.cuda}" if pkg.cuda else ""),
+                    )
+    absent = {(a.channel, a.name, p) for a in matrix.conda_absent for p in a.platforms}
+    for pkg in matrix.conda_packages:
+        for p in pkg.platforms:
+            if (pkg.channel, pkg.name, p) in absent:
+                _fail(
+                    pkg.origin,
+                    f"conda {pkg.channel}::{pkg.name} for {p} is also listed as absent there",
+                )
     check_cross_file(matrix)
 
 

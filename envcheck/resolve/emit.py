@@ -9,7 +9,9 @@ import shlex
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
+    from envcheck.matrix.rows import CondaPackage
     from envcheck.model.versions import CudaVersion
+    from envcheck.resolve.conda import CondaFacts
     from envcheck.resolve.plan import Pick, Plan
 
 PYPI = "https://pypi.org/simple"
@@ -19,7 +21,7 @@ DEFAULT_ENV_NAME = "gpu"
 # build string starts with "cuda" (conda-forge's pytorch, jaxlib and tensorflow
 # feedstocks name builds cudaXYZ_pyXY..., e.g. jaxlib-0.10.1-cuda129_py311...:
 # https://anaconda.org/conda-forge/jaxlib/files). Anything else goes to pip.
-CONDA_FORGE = {
+CONDA_FORGE_NAMES = {
     "torch": ("pytorch", True),
     "torchvision": ("torchvision", True),
     "torchaudio": ("torchaudio", False),
@@ -153,24 +155,77 @@ def _cuda_version_pin(plan: Plan) -> Optional[str]:
     return f"{top.major}.{top.minor}"
 
 
-def conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
-    """(conda-forge match specs, picks left for pip)."""
+def conda_layout(
+    plan: Plan, facts: Optional[CondaFacts] = None
+) -> tuple[str, list[str], list[Pick], list[str]]:
+    """(channel, match specs, picks left for pip, comment lines) of a conda environment.
+
+    The channel and what it pins come from ``matrices/conda.toml`` (see
+    ``envcheck.resolve.conda``): the defaults channel when it alone ships a pick
+    (TensorFlow 1.x GPU with its cudatoolkit and cudnn), else conda-forge.
+    """
+    from envcheck.resolve.conda import (
+        CONDA_FORGE,
+        absent_from,
+        choose_channel,
+        conda_forge_cuda_build,
+        shipped_facts,
+        unverified_build_note,
+        unverified_notes,
+    )
+
+    if facts is None:
+        facts = shipped_facts()
+    channel, served = choose_channel(plan, facts)
     specs: list[str] = []
     pip: list[Pick] = []
     python = plan.target.python
     if python:
         specs.append(f"python={python}")
-    cuda = _cuda_version_pin(plan)
+    if channel != CONDA_FORGE:
+        by_pick = {id(cp.pick): cp for cp in served}
+        for pick in plan.picks:
+            cp = by_pick.get(id(pick))
+            if cp is None:
+                pip.append(pick)
+            else:
+                specs += cp.specs()
+        return channel, list(dict.fromkeys(specs)), pip, unverified_notes(served)
+    notes: list[str] = []
+    builds: dict[int, CondaPackage] = {}
+    no_build: set[int] = set()
+    for pick in plan.picks:
+        known, row = conda_forge_cuda_build(pick, plan, facts)
+        if known and row is None:
+            no_build.add(id(pick))
+        elif row is not None:
+            builds[id(pick)] = row
+            note = unverified_build_note(row, pick.version)
+            if note:
+                notes.append(note)
+    # The CUDA of a conda-forge build that exists beats the pip variant's CUDA.
+    cuda = min((r.cuda for r in builds.values() if r.cuda), key=_cuda_key, default=None)
+    cuda = cuda or _cuda_version_pin(plan)
     if cuda:
         specs.append(f"cuda-version={cuda}")
-    for pick in plan.picks:
-        name, has_cuda_builds = CONDA_FORGE.get(pick.framework, (None, False))
+
+    def to_pip(pick: Pick) -> bool:
+        name = CONDA_FORGE_NAMES.get(pick.framework, (None, False))[0]
         legacy = pick.package == "tensorflow-gpu" or (
             pick.cuda is not None and pick.cuda.major < 11
         )
-        if name is None or legacy or (pick.version is None and pick.specifier):
+        missing = absent_from(pick, plan, facts, channel) is not None or id(pick) in no_build
+        return name is None or legacy or missing or bool(pick.version is None and pick.specifier)
+
+    torch_on_pip = any(to_pip(p) for p in plan.picks if p.framework == "torch")
+    for pick in plan.picks:
+        name, has_cuda_builds = CONDA_FORGE_NAMES.get(pick.framework, (None, False))
+        # conda's torchvision/torchaudio depend on conda's pytorch: with torch from pip
+        # they would pull in a second torch, so they follow it to pip.
+        if to_pip(pick) or (torch_on_pip and pick.framework in _TORCH_COMPANIONS):
             pip.append(pick)
             continue
+        assert name is not None  # to_pip() sends unnamed frameworks to pip
         version = pick.version or "*"
         if pick.framework == "jax":
             specs.append(f"jax={version}")
@@ -180,20 +235,43 @@ def conda_split(plan: Plan) -> tuple[list[str], list[Pick]]:
             specs.append(name)
         else:
             specs.append(f"{name}={version}")
+    if not any(s.endswith("=cuda*") for s in specs):
+        # Nothing conda installs has CUDA builds: cuda-version would only get in the way.
+        specs = [s for s in specs if not s.startswith("cuda-version=")]
     for pick in pip:
-        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major < 11:
+        # A pip wheel without its CUDA libraries (TF < 2.15 and Windows TF): conda-forge's
+        # cudatoolkit (published up to 11.8) and cudnn provide them.
+        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major <= 11:
             specs.append(f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}")
             if pick.cudnn:
                 specs.append(f"cudnn={pick.cudnn.split('.')[0]}")
-    return list(dict.fromkeys(specs)), pip
+    return channel, list(dict.fromkeys(specs)), pip, list(dict.fromkeys(notes))
 
 
-def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
-    """``conda create`` from conda-forge, plus pip for what conda-forge lacks."""
+_TORCH_COMPANIONS = ("torchvision", "torchaudio")
+
+
+def _cuda_key(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+def conda_split(plan: Plan, facts: Optional[CondaFacts] = None) -> tuple[list[str], list[Pick]]:
+    """(match specs, picks left for pip) for the channel ``conda_channel`` names."""
+    _, specs, pip, _ = conda_layout(plan, facts)
+    return specs, pip
+
+
+def conda_channel(plan: Plan, facts: Optional[CondaFacts] = None) -> str:
+    """The one channel a conda environment for this plan uses."""
+    return conda_layout(plan, facts)[0]
+
+
+def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME, facts: Optional[CondaFacts] = None) -> str:
+    """``conda create`` from the channel that ships the picks, plus pip for the rest."""
     _refuse(plan)
-    specs, pip = conda_split(plan)
-    lines = [_header(plan)]
-    argv = ["conda", "create", "-n", name, "-c", "conda-forge", "--override-channels", *specs]
+    channel, specs, pip, notes = conda_layout(plan, facts)
+    lines = [_header(plan)] + [f"# {n}" for n in notes]
+    argv = ["conda", "create", "-n", name, "-c", channel, "--override-channels", *specs]
     lines.append(" ".join(shlex.quote(a) for a in argv))
     if pip:
         lines.append(f"conda activate {shlex.quote(name)}")
@@ -202,20 +280,16 @@ def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
     return "\n".join(lines) + "\n"
 
 
-def emit_environment_yml(plan: Plan, name: str = DEFAULT_ENV_NAME) -> str:
-    """environment.yml for conda-forge (a pip section only where needed)."""
+def emit_environment_yml(
+    plan: Plan, name: str = DEFAULT_ENV_NAME, facts: Optional[CondaFacts] = None
+) -> str:
+    """environment.yml for the channel that ships the picks (pip only where needed)."""
     _refuse(plan)
-    specs, pip = conda_split(plan)
+    channel, specs, pip, notes = conda_layout(plan, facts)
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
-    lines = [
-        _header(plan),
-        *_conflict_comment(plan),
-        f"name: {name}",
-        "channels:",
-        "  - conda-forge",
-        "dependencies:",
-    ]
+    lines = [_header(plan), *_conflict_comment(plan)] + [f"# {n}" for n in notes]
+    lines += [f"name: {name}", "channels:", f"  - {channel}", "dependencies:"]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")

@@ -32,6 +32,10 @@ class GpuFacts:
     cc: Optional[ComputeCapability]
     """From the snapshot, else from the matrix by name; None when unknown."""
     architecture: Optional[str]
+    inferred: Optional[str] = None
+    """What the capability was inferred from when the name's family decided it."""
+    vendor: Optional[str] = None
+    """``amd``, ``intel`` or ``apple`` when the name is another vendor's GPU."""
 
     @property
     def label(self) -> str:
@@ -45,14 +49,21 @@ def gpu_facts(snapshot: Snapshot, matrix: Matrix) -> tuple[GpuFacts, ...]:
     out = []
     for gpu in snapshot.gpus:
         cc = parse_compute_capability(gpu.compute_capability)
+        inferred = vendor = None
         if cc is None and gpu.name:
-            model = matrix.gpu(gpu.name)
-            cc = model.compute_capability if model else None
+            from envcheck.matrix import gpu_vendor_of
+
+            vendor = gpu_vendor_of(gpu.name)
+            found = None if vendor not in (None, "nvidia") else matrix.gpu_match(gpu.name)
+            if found is not None:
+                cc = found.compute_capability
+                inferred = found.basis if found.model is None else None
         arch_name = gpu.architecture
         if arch_name is None and cc is not None:
             arch = matrix.architecture_for(cc)
             arch_name = arch.name if arch else None
-        out.append(GpuFacts(gpu, cc, arch_name))
+        other = vendor if vendor not in (None, "nvidia") else None
+        out.append(GpuFacts(gpu, cc, arch_name, inferred, other))
     return tuple(out)
 
 

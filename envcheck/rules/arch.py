@@ -19,7 +19,7 @@ def check_gpu_known(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     """A GPU whose compute capability neither the snapshot nor the matrix knows."""
     gpus = gpu_facts(snapshot, matrix)
     for g in gpus:
-        if g.cc is None:
+        if g.cc is None and g.vendor is None:  # another vendor's GPU: gpu-not-nvidia says it
             yield Finding(
                 GPU_UNKNOWN,
                 Category.OTHER,

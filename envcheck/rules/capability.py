@@ -11,10 +11,13 @@ from envcheck.rules._facts import gpu_facts
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
     from envcheck.model.snapshot import Snapshot
+    from envcheck.model.versions import ComputeCapability
 
 GPU_CAPABILITIES = "gpu-capabilities"
 PCIE_LINK_DEGRADED = "pcie-link-degraded"
 MULTI_GPU = "multi-gpu"
+GPU_LEGACY_CUDA = "gpu-legacy-cuda"
+GPU_NOT_NVIDIA = "gpu-not-nvidia"
 
 
 def _features(flags: list[tuple[str, bool | None]]) -> str:
@@ -25,8 +28,22 @@ def _features(flags: list[tuple[str, bool | None]]) -> str:
 def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     gpus = gpu_facts(snapshot, matrix)
     for g in gpus:
+        if g.vendor is not None:
+            from envcheck.compat.target import non_nvidia_message
+
+            yield Finding(
+                GPU_NOT_NVIDIA,
+                Category.CAPABILITY,
+                Severity.WARNING,
+                f"{g.label} is not an NVIDIA GPU: envcheck checks NVIDIA CUDA stacks only",
+                evidence=(f"GPU name {g.gpu.name!r}",),
+                fix=non_nvidia_message(g.gpu.name or "this GPU", g.vendor).split("; ", 1)[-1],
+            )
+            continue
         arch = matrix.architecture_for(g.cc) if g.cc else None
         evidence = [f"compute capability {g.cc or '?'}"]
+        if g.inferred:
+            evidence[0] += f" (inferred from the family: {g.inferred})"
         if g.gpu.memory_total_mib is not None:
             evidence.append(f"memory {g.gpu.memory_total_mib / 1024:.1f} GiB")
         if arch is not None:
@@ -49,6 +66,8 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             )
         else:
             advice = None
+        if g.cc is not None:
+            yield from _legacy(g.label, g.cc, matrix)
         yield Finding(
             GPU_CAPABILITIES,
             Category.CAPABILITY,
@@ -85,3 +104,38 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             else "Mixed GPUs: a build must include every GPU's architecture; use "
             "CUDA_VISIBLE_DEVICES to pick one model for a job.",
         )
+
+
+def _legacy(label: str, cc: ComputeCapability, matrix: Matrix) -> Iterator[Finding]:
+    """A GPU that no CUDA release current framework builds use can target (data:
+    cuda_arch.toml for the toolkits, the framework files for what they use)."""
+    current = matrix.oldest_current_cuda()
+    rows = matrix.toolkit_archs
+    if current is None or not rows:
+        return
+    in_use = matrix.toolkit_archs_for(current)
+    if (
+        in_use is None
+        or not in_use.compute_capabilities
+        or cc >= min(in_use.compute_capabilities)  # supported, or newer than that toolkit
+    ):
+        return
+    last = matrix.last_cuda_for(cc)
+    first = min(r.cuda for r in rows)
+    since = f"the last one was CUDA {last}" if last else f"none since CUDA {first} does"
+    yield Finding(
+        GPU_LEGACY_CUDA,
+        Category.CAPABILITY,
+        Severity.WARNING,
+        f"{label}: no CUDA release that current frameworks use supports {cc.sm}; {since}",
+        evidence=(
+            f"the newest framework releases use CUDA {current} and newer",
+            f"CUDA {in_use.cuda}'s nvcc targets {min(in_use.compute_capabilities).sm} and newer",
+        ),
+        fix=(
+            f"Use framework releases built for CUDA {last} or older"
+            if last
+            else "Use a newer GPU: current CUDA toolkits cannot target this one"
+        ),
+        sources=(in_use.origin.cite(),),
+    )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.snapshot import Library
-from envcheck.model.versions import parse_cuda_version
+from envcheck.model.versions import CudaVersion, parse_cuda_version
 from envcheck.rules._facts import framework_cuda, fw_label, matched_build
 
 if TYPE_CHECKING:
@@ -165,12 +165,41 @@ def _cudnn_fix(fw: Framework, major: int, snapshot: Snapshot) -> str:
     return f"pip install 'nvidia-cudnn-cu{cuda_major}>={major},<{major + 1}'"
 
 
+def _runtime_key(cuda: CudaVersion, matrix: Matrix) -> tuple[int, ...]:
+    """What a runtime must match: the major where cuda_driver.toml has a minor-version
+    compatibility row for it (CUDA 11+), else major.minor (CUDA 10.x and older name
+    their runtime per minor: libcudart.so.10.0, cudart64_100.dll)."""
+    if matrix.minor_compat_for(cuda.major) is not None:
+        return (cuda.major,)
+    return (cuda.major, cuda.minor)
+
+
+def _runtime_fix(fw: Framework, cuda: CudaVersion, snapshot: Snapshot, matrix: Matrix) -> str:
+    if _runtime_key(cuda, matrix) == (cuda.major,):
+        if snapshot.python.env_kind == "conda":
+            return f"conda install -c conda-forge cuda-version={cuda} cuda-runtime"
+        return (
+            f"Install the CUDA {cuda} toolkit, or the runtime wheels: "
+            f"pip install nvidia-cuda-runtime-cu{cuda.major} nvidia-cublas-cu{cuda.major}"
+        )
+    build = matched_build(fw, snapshot, matrix)
+    # The matrix's build row is more precise ("7.4") than the framework's own "7".
+    cudnn = build.cudnn if build is not None and build.cudnn else fw.cudnn_version
+    major = _major(cudnn)
+    if snapshot.python.env_kind == "conda":
+        spec = f" 'cudnn>={cudnn},<{major + 1}'" if cudnn and major is not None else ""
+        return f"conda install cudatoolkit={cuda}{spec}"
+    path = "PATH" if snapshot.platform.os == "windows" else "LD_LIBRARY_PATH"
+    need_cudnn = f" and a cuDNN {cudnn}+ build for CUDA {cuda}" if cudnn else ""
+    return f"Install the CUDA {cuda} toolkit{need_cudnn}, and put its libraries on {path}"
+
+
 def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    """A framework that loads the CUDA runtime from the system finds none of its major."""
+    """A framework that loads the CUDA runtime from the system finds none it can load."""
     runtimes = [parse_cuda_version(lib.version) for lib in _libs(snapshot, "cudart")] + [
         parse_cuda_version(t.version) for t in snapshot.cuda_toolkits
     ]
-    majors = {c.major for c in runtimes if c is not None}
+    found = [c for c in runtimes if c is not None]
     for fw in snapshot.frameworks:
         cuda = framework_cuda(fw)
         if (
@@ -180,23 +209,22 @@ def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             or _bundles(fw, snapshot, matrix)
         ):
             continue
-        if cuda.major in majors or not _libraries_observed(snapshot):
+        key = _runtime_key(cuda, matrix)
+        if any(_runtime_key(c, matrix)[: len(key)] == key for c in found):
             continue
+        if not found and not _libraries_observed(snapshot):
+            continue  # nothing looked for the libraries: unknown, not absent
+        wanted = f"{cuda.major}.x" if len(key) == 1 else str(cuda)
         yield Finding(
             CUDA_RUNTIME_MISSING,
             Category.CUDA_RUNTIME_MISSING,
             Severity.ERROR,
-            f"{fw_label(fw)} needs the CUDA {cuda.major}.x runtime libraries but none were found",
+            f"{fw_label(fw)} needs the CUDA {wanted} runtime libraries but none were found",
             evidence=(
                 f"{fw.name} was built with CUDA {cuda}",
-                "CUDA found: " + (", ".join(sorted(str(c) for c in runtimes if c)) or "none"),
+                "CUDA found: " + (", ".join(sorted({str(c) for c in found})) or "none"),
             ),
-            fix=(
-                f"conda install -c conda-forge cuda-version={cuda} cuda-runtime"
-                if snapshot.python.env_kind == "conda"
-                else f"Install the CUDA {cuda} toolkit, or the runtime wheels: "
-                f"pip install nvidia-cuda-runtime-cu{cuda.major} nvidia-cublas-cu{cuda.major}"
-            ),
+            fix=_runtime_fix(fw, cuda, snapshot, matrix),
         )
 
 

@@ -286,6 +286,17 @@ cuda_major = 12
 source = "https://docs.nvidia.com/deeplearning/cudnn/support-matrix/"
 verified = true
 """
+CONDA_ROW = """
+[[package]]
+channel = "{channel}"
+name = "tensorflow-gpu"
+pip = "tensorflow-gpu"
+versions = ["1.14.0"]
+platforms = ["windows-x86_64"]
+cuda = "10.0"
+source = "https://github.com/AnacondaRecipes/tensorflow_recipes"
+verified = true
+"""
 
 
 def consistent(tmp_path: Path) -> dict[str, str]:
@@ -393,3 +404,23 @@ def test_cross_file_checks_skip_files_that_are_not_loaded(tmp_path: Path) -> Non
         HEADER + TORCH_BUILD.replace('cuda = "12.4"', 'cuda = "12.6"'), encoding="utf-8"
     )
     assert load_matrix_from(tmp_path).framework_builds("torch")
+
+
+def test_conda_rows_name_a_known_channel(tmp_path: Path) -> None:
+    err = load(tmp_path, conda=HEADER + CONDA_ROW.format(channel="anaconda"))
+    assert "conda.toml:4" in str(err)
+    assert "field 'channel'" in str(err)
+
+
+def test_a_conda_package_cannot_also_be_absent(tmp_path: Path) -> None:
+    absent = """
+[[absent]]
+channel = "defaults"
+name = "tensorflow-gpu"
+pip = ["tensorflow-gpu"]
+platforms = ["windows-x86_64"]
+source = "https://github.com/AnacondaRecipes/tensorflow_recipes"
+verified = true
+"""
+    err = load(tmp_path, conda=HEADER + CONDA_ROW.format(channel="defaults") + absent)
+    assert "also listed as absent" in str(err)

@@ -102,12 +102,13 @@ def test_plan_bad_input_exits_2_with_one_line(args: tuple[str, ...]) -> None:
 
 def test_env_writes_then_refuses_to_overwrite(tmp_path: Path) -> None:
     path = tmp_path / "environment.yml"
-    code, _, err = run_cli("env", "torch==2.14.*", "-o", str(path), *NEW_MACHINE[:-2])
+    # 2.13 (not 2.14): matrices/conda.toml has conda-forge pytorch builds up to 2.13.0.
+    code, _, err = run_cli("env", "torch==2.13.*", "-o", str(path), *NEW_MACHINE[:-2])
     assert code == 0, err
     import yaml
 
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert "pytorch=2.14.1=cuda*" in doc["dependencies"]
+    assert "pytorch=2.13.0=cuda*" in doc["dependencies"]
     path.write_text("mine", encoding="utf-8")
     code, _, err = run_cli("env", "torch", "-o", str(path), *NEW_MACHINE[:-2])
     assert code == 2
@@ -273,7 +274,7 @@ def test_install_conda_argvs(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.resolve.test_plan import RTX5090, machine
 
     monkeypatch.setenv("CONDA_EXE", "/opt/conda/bin/conda")
-    p = plan(("torch==2.14.*",), machine("580.65.06", RTX5090), load_matrix_from(bundled_dir()))
+    p = plan(("torch==2.13.*",), machine("580.65.06", RTX5090), load_matrix_from(bundled_dir()))
     assert conda_argvs(p, "/env/bin/python") == [
         [
             "/opt/conda/bin/conda",
@@ -283,9 +284,24 @@ def test_install_conda_argvs(monkeypatch: pytest.MonkeyPatch) -> None:
             "conda-forge",
             "--override-channels",
             "cuda-version=13.0",
-            "pytorch=2.14.1=cuda*",
+            "pytorch=2.13.0=cuda*",
         ]
     ]
+
+
+def test_install_conda_sends_torch_conda_forge_lacks_to_pip(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from envcheck.commands.install import conda_argvs
+    from envcheck.matrix import bundled_dir, load_matrix_from
+    from envcheck.resolve.plan import plan
+    from tests.resolve.test_plan import RTX5090, machine
+
+    monkeypatch.setenv("CONDA_EXE", "/opt/conda/bin/conda")
+    p = plan(("torch==2.14.*",), machine("580.65.06", RTX5090), load_matrix_from(bundled_dir()))
+    argvs = conda_argvs(p, "/env/bin/python")
+    assert not any(a.startswith("pytorch") for a in argvs[0])
+    assert argvs[1][-1].startswith("torch==2.14.")
 
 
 @pytest.mark.parametrize("value", ["3", "three.twelve"])
