@@ -8,6 +8,7 @@ that includes.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional, Union
@@ -17,6 +18,7 @@ from envcheck.check.model import (
     MISSING_INCLUDE,
     UNREADABLE,
     UNREADABLE_INPUT,
+    DeclaredTarget,
     Environment,
     Location,
     ParsedFile,
@@ -30,8 +32,47 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 """Dependency files are small; anything larger is not one (or is hostile)."""
 
 
+LOCKFILES: tuple[str, ...] = ()
+_SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".pixi",
+        ".eggs",
+        "node_modules",
+        "__pycache__",
+        "site-packages",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
+)
+MAX_DIRECTORIES = 20000
+"""A repository walk stops after this many directories (a hostile tree stays bounded)."""
+
+
+def is_dependency_file(name: str) -> bool:
+    """Whether a file name is one ``check`` reads on its own (not only as an include)."""
+    lower = name.lower()
+    if lower.startswith("requirements") and lower.endswith(".txt"):
+        return True
+    if lower.startswith("environment") and lower.endswith((".yml", ".yaml")):
+        return True
+    return lower in ("pyproject.toml", "pixi.toml", *LOCKFILES)
+
+
+def is_conda_lock(name: str) -> bool:
+    """``conda-lock.yml`` and ``*.conda-lock.yml`` (the unified conda-lock format)."""
+    return name.lower().endswith(("conda-lock.yml", "conda-lock.yaml"))
+
+
 def discover(root: Path) -> list[Path]:
-    """Dependency files of the project in ``root``, in a stable order."""
+    """Dependency files of the project in ``root`` (this directory only), in a stable order."""
     found: list[Path] = []
     try:
         names = sorted(p.name for p in root.iterdir())
@@ -43,18 +84,65 @@ def discover(root: Path) -> list[Path]:
             found.append(root / name)
     sub = root / "requirements"
     if sub.is_dir():
-        found.extend(sorted(p for p in sub.iterdir() if p.name.lower().endswith(".txt")))
-    for name in ("environment.yml", "environment.yaml", "pyproject.toml", "pixi.toml"):
+        with contextlib.suppress(OSError):
+            found.extend(sorted(p for p in sub.iterdir() if p.name.lower().endswith(".txt")))
+    for name in names:
+        lower = name.lower()
+        if lower.startswith("environment") and lower.endswith((".yml", ".yaml")):
+            found.append(root / name)
+    for name in ("pyproject.toml", "pixi.toml", *LOCKFILES):
         if name in names:
             found.append(root / name)
     return [p for p in found if p.is_file()]
 
 
+def discover_projects(root: Path) -> list[tuple[Path, list[Path]]]:
+    """Every project under ``root``: each directory that holds dependency files.
+
+    Skips hidden directories, virtual environments and caches, and does not
+    follow symbolic links to directories (no cycles, no escaping the tree).
+    """
+    projects: list[tuple[Path, list[Path]]] = []
+    pending = [root]
+    seen = 0
+    while pending and seen < MAX_DIRECTORIES:
+        directory = pending.pop()
+        seen += 1
+        files = discover(directory)
+        if files:
+            projects.append((directory, files))
+        try:
+            children = sorted(
+                (p for p in directory.iterdir() if p.is_dir() and not p.is_symlink()),
+                key=lambda p: p.name,
+                reverse=True,
+            )
+        except OSError:
+            continue
+        for child in children:
+            if child.name in _SKIP_DIRS or child.name.startswith("."):
+                continue
+            if child.name == "requirements" and files:
+                continue  # its files belong to the project above
+            pending.append(child)
+    return sorted(projects, key=lambda item: item[0])
+
+
+def project_dir_of(path: Path) -> Path:
+    """The project a dependency file belongs to: its directory (``requirements/`` goes up)."""
+    parent = path.parent
+    return parent.parent if parent.name == "requirements" else parent
+
+
 def kind_of(path: Path) -> str:
-    """``requirements``, ``environment``, ``pyproject`` or ``pixi`` (by file name)."""
+    """``requirements``, ``environment``, ``pyproject``, ``pixi`` or a lockfile kind."""
     name = path.name.lower()
     if name == "pixi.toml":
         return "pixi"
+    if name in LOCKFILES:
+        return name.replace(".", "-")
+    if is_conda_lock(name):
+        return "conda-lock"
     if name.endswith(".toml"):
         return "pyproject"
     if name.endswith((".yml", ".yaml")):
@@ -202,10 +290,31 @@ def _env(name: str, parsed: ParsedFile, **kwargs: object) -> Environment:
 
 
 def read_project(paths: list[Union[str, Path]], cwd: Path) -> Project:
-    """Read dependency files (and what they include) into environments."""
+    """Read dependency files (and what they include) as one project."""
+    return read_projects([paths], cwd)
+
+
+def read_projects(groups: list[list[Union[str, Path]]], cwd: Path) -> Project:
+    """Read each project's dependency files (and what they include) into environments.
+
+    A project's ``[tool.envcheck]`` (in its pyproject.toml) applies to every
+    environment of that project, not only to the pyproject's own dependencies.
+    """
     reader = _Reader(cwd)
     envs: list[Environment] = []
+    for paths in groups:
+        envs.extend(_read_group(reader, paths, cwd))
+    return Project(
+        files=tuple(reader.files),
+        environments=tuple(envs),
+        problems=tuple(dict.fromkeys(reader.problems)),
+    )
+
+
+def _read_group(reader: _Reader, paths: list[Union[str, Path]], cwd: Path) -> list[Environment]:
+    envs: list[Environment] = []
     req_roots: list[tuple[Path, ParsedFile, list[Path]]] = []
+    declared: Optional[DeclaredTarget] = None
     for given in paths:
         path = Path(given)
         if not path.is_absolute():
@@ -230,23 +339,27 @@ def read_project(paths: list[Union[str, Path]], cwd: Path) -> Project:
                 reader.problems.extend(parsed.problems)
                 merged, _ = reader.closure(parsed, path.parent, (path.resolve(),))
                 envs.append(_env(shown, merged))
-            else:
+            elif kind in ("pyproject", "pixi"):
                 from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject
 
                 doc = (
                     parse_pyproject(text, shown) if kind == "pyproject" else parse_pixi(text, shown)
                 )
+                if doc.declared is not None and kind == "pyproject":
+                    declared = doc.declared
                 reader.problems.extend(doc.problems)
                 reader.problems.extend(doc.base.problems)
-                envs.append(_env(shown, doc.base, declared=doc.declared))
+                if doc.base_environment:
+                    envs.append(_env(shown, doc.base, declared=doc.declared))
                 for extra, part in doc.extras:
                     reader.problems.extend(part.problems)
+                    pins = part.pins if doc.extras_standalone else doc.base.pins + part.pins
                     envs.append(
                         Environment(
                             name=f"{shown} {extra}",
-                            pins=doc.base.pins + part.pins,
-                            indexes=doc.base.indexes,
-                            python=doc.base.python,
+                            pins=pins,
+                            indexes=part.indexes if doc.extras_standalone else doc.base.indexes,
+                            python=part.python if doc.extras_standalone else doc.base.python,
                             declared=doc.declared,
                         )
                     )
@@ -257,8 +370,8 @@ def read_project(paths: list[Union[str, Path]], cwd: Path) -> Project:
     for resolved, merged, _ in req_roots:
         if resolved not in included_by_others:
             envs.append(_env(merged.path, merged))
-    return Project(
-        files=tuple(reader.files),
-        environments=tuple(envs),
-        problems=tuple(dict.fromkeys(reader.problems)),
-    )
+    if declared is not None:
+        envs = [
+            env if env.declared is not None else replace(env, declared=declared) for env in envs
+        ]
+    return envs

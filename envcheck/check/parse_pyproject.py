@@ -44,6 +44,10 @@ class ParsedPyproject:
     """Optional dependencies / groups / pixi features: each installed with the base."""
     declared: Optional[DeclaredTarget] = None
     problems: tuple[Problem, ...] = ()
+    base_environment: bool = True
+    """Whether ``base`` alone is an environment (pixi: only when no ``[environments]`` omit it)."""
+    extras_standalone: bool = False
+    """Whether each extra is a whole environment (pixi ``[environments]``), not base + extra."""
 
 
 class _Lines:

@@ -29,8 +29,11 @@ def check(
 ) -> int:
     """Check dependency files for GPU pins that cannot work together.
 
-    With no PATH, finds requirements*.txt (and what they include), environment.yml,
-    pyproject.toml and pixi.toml in the current directory. Never modifies files;
+    With no PATH, finds every project in the current directory tree (each
+    directory with requirements*.txt, environment*.yml, pyproject.toml, pixi.toml
+    or lockfiles) and checks each. A directory PATH is searched the same way; a
+    file PATH checks the whole project that file belongs to (pre-commit passes
+    the changed files). Never modifies files;
     works offline with the bundled matrix. [tool.envcheck] in pyproject.toml
     declares the machines the project must serve (min-driver, gpus, platforms,
     python); --driver/--gpu/--os/--arch/--python-version override it.
@@ -38,21 +41,13 @@ def check(
     Exit status: 0 clean (warnings allowed), 1 problems, 2 unreadable input.
     """
     from envcheck.check.check import check_pins
-    from envcheck.check.discover import discover, read_project
+    from envcheck.check.discover import read_projects
     from envcheck.check.render import render_json, render_text
     from envcheck.compat.target import Target, target_from_flags
     from envcheck.matrix import load_matrix
 
     cwd = Path.cwd()
-    files: list[str | Path] = []
-    for given in paths:
-        path = Path(given)
-        files.extend(
-            discover(path if path.is_absolute() else cwd / path) if path.is_dir() else [given]
-        )
-    if not paths:
-        files.extend(discover(cwd))
-    project = read_project(files, cwd)
+    project = read_projects(_project_groups(paths, cwd), cwd)
     # The compiled matrix cache makes the whole matrix cheap (~8 ms) to load.
     matrix = load_matrix()
     target = Target()
@@ -82,3 +77,39 @@ def check(
     if report.errors:
         return ExitCode.PROBLEMS
     return ExitCode.OK
+
+
+def _project_groups(paths: tuple[str, ...], cwd: Path) -> list[list[str | Path]]:
+    """The dependency files to read, one list per project, in a stable order."""
+    from envcheck.check.discover import discover, discover_projects, project_dir_of
+
+    groups: dict[Path, list[str | Path]] = {}
+    if not paths:
+        for directory, found in discover_projects(cwd):
+            groups.setdefault(directory, []).extend(found)
+    for given in paths:
+        path = Path(given)
+        if not path.is_absolute():
+            path = cwd / path
+        if path.is_dir():
+            for directory, found in discover_projects(path):
+                groups.setdefault(directory, []).extend(found)
+            continue
+        directory = project_dir_of(path)
+        files: list[str | Path] = list(discover(directory))
+        # A file check would not find by itself (an include, a differently named
+        # file) is still checked: it was asked for.
+        if path.resolve() not in {Path(f).resolve() for f in files}:
+            files.append(path)
+        groups.setdefault(directory, []).extend(files)
+    out: list[list[str | Path]] = []
+    for directory in sorted(groups):
+        seen: set[Path] = set()
+        unique: list[str | Path] = []
+        for f in groups[directory]:
+            key = Path(f).resolve()
+            if key not in seen:
+                seen.add(key)
+                unique.append(f)
+        out.append(unique)
+    return out
