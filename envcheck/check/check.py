@@ -456,9 +456,59 @@ def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
     return problems
 
 
-def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
+def _cuda_version(pin: Pin) -> Optional[tuple[int, ...]]:
+    """(major, minor) or (major,) of the CUDA version a conda CUDA pin fixes, if it fixes one."""
+    m = re.match(r"^===?\s*(\d+)(?:\.(\d+))?", pin.specifier)
+    if m is None:
+        return None
+    return (int(m.group(1)),) if m.group(2) is None else (int(m.group(1)), int(m.group(2)))
+
+
+def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
+    """Conda pins that each fix the environment's CUDA version, to different versions.
+
+    ``pytorch-cuda=11.8`` requires the CUDA 11.8 libraries (``cuda-libraries
+    >=11.8,<12.0`` in its recipe); ``cudatoolkit=11.3`` is the whole CUDA 11.3
+    runtime: one environment gets one set of ``libcudart.so.11.0`` and friends.
+    """
     problems: list[Problem] = []
+    fixed = [(p, v) for p in pins if (v := _cuda_version(p)) is not None]
+    for i, (pin, version) in enumerate(fixed):
+        for other, other_version in fixed[:i]:
+            n = min(len(version), len(other_version))
+            if version[:n] == other_version[:n]:
+                continue
+            problems.append(
+                Problem(
+                    pin.location,
+                    CONDA_CUDA_CONTRADICTION,
+                    f"{pin.text} gives CUDA {'.'.join(map(str, version))}, but {other.text}"
+                    f" ({other.location}) gives CUDA {'.'.join(map(str, other_version))};"
+                    " one environment has one CUDA runtime",
+                )
+            )
+    for system in env.system_cuda:
+        major = _major(system.version)
+        if major is None:
+            continue
+        for pin, version in fixed:
+            if version[0] > major:
+                problems.append(
+                    Problem(
+                        pin.location,
+                        CONDA_CUDA_CONTRADICTION,
+                        f"{pin.text} gives CUDA {'.'.join(map(str, version))}, but"
+                        f" [system-requirements] cuda = {system.version!r} ({system.location})"
+                        f" declares a driver for CUDA {system.version}; CUDA {version[0]} needs"
+                        f" a CUDA {version[0]} driver",
+                    )
+                )
+    return problems
+
+
+def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
     pins = [p for p in env.pins if p.source == "conda" and p.name in CONDA_CUDA_PINS]
+    problems = _conda_cuda_pins(env, pins)
     for pin in pins:
         major = _major(re.sub(r"^[^\d]*", "", pin.specifier)) if pin.specifier else None
         if major is None:

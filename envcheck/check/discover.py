@@ -32,7 +32,7 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 """Dependency files are small; anything larger is not one (or is hostile)."""
 
 
-LOCKFILES: tuple[str, ...] = ()
+LOCKFILES = ("uv.lock", "poetry.lock", "pixi.lock")
 _SKIP_DIRS = frozenset(
     {
         ".git",
@@ -63,6 +63,8 @@ def is_dependency_file(name: str) -> bool:
         return True
     if lower.startswith("environment") and lower.endswith((".yml", ".yaml")):
         return True
+    if is_conda_lock(lower):
+        return True
     return lower in ("pyproject.toml", "pixi.toml", *LOCKFILES)
 
 
@@ -88,11 +90,16 @@ def discover(root: Path) -> list[Path]:
             found.extend(sorted(p for p in sub.iterdir() if p.name.lower().endswith(".txt")))
     for name in names:
         lower = name.lower()
-        if lower.startswith("environment") and lower.endswith((".yml", ".yaml")):
+        if (
+            lower.startswith("environment")
+            and lower.endswith((".yml", ".yaml"))
+            and not is_conda_lock(lower)
+        ):
             found.append(root / name)
     for name in ("pyproject.toml", "pixi.toml", *LOCKFILES):
         if name in names:
             found.append(root / name)
+    found.extend(root / name for name in names if is_conda_lock(name))
     return [p for p in found if p.is_file()]
 
 
@@ -285,6 +292,7 @@ def _env(name: str, parsed: ParsedFile, **kwargs: object) -> Environment:
         pins=parsed.pins,
         indexes=parsed.indexes,
         python=parsed.python,
+        system_cuda=parsed.system_cuda,
         **kwargs,  # type: ignore[arg-type]
     )
 
@@ -361,8 +369,17 @@ def _read_group(reader: _Reader, paths: list[Union[str, Path]], cwd: Path) -> li
                             indexes=part.indexes if doc.extras_standalone else doc.base.indexes,
                             python=part.python if doc.extras_standalone else doc.base.python,
                             declared=doc.declared,
+                            system_cuda=part.system_cuda
+                            if doc.extras_standalone
+                            else doc.base.system_cuda + part.system_cuda,
                         )
                     )
+            else:
+                from envcheck.check.parse_lock import parse_lock
+
+                for name, part in parse_lock(text, shown, kind):
+                    reader.problems.extend(part.problems)
+                    envs.append(_env(name, part))
         except InputError as exc:
             reader.problems.append(_unreadable(shown, exc))
     # A requirements file included by another one is not an environment of its own.

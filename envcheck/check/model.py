@@ -136,6 +136,14 @@ class PythonBound:
 
 
 @dataclass(frozen=True)
+class SystemCuda:
+    """pixi ``[system-requirements] cuda``: the CUDA version the machine's driver supports."""
+
+    version: str
+    location: Location
+
+
+@dataclass(frozen=True)
 class DeclaredTarget:
     """``[tool.envcheck]`` of a pyproject.toml: what the project must run on."""
 
@@ -169,6 +177,7 @@ class ParsedFile:
     includes: tuple[Include, ...] = ()
     python: tuple[PythonBound, ...] = ()
     problems: tuple[Problem, ...] = ()
+    system_cuda: tuple[SystemCuda, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,6 +189,7 @@ class Environment:
     indexes: tuple[IndexRef, ...] = ()
     python: tuple[PythonBound, ...] = ()
     declared: Optional[DeclaredTarget] = None
+    system_cuda: tuple[SystemCuda, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,7 @@ def merge(path: str, parts: list[ParsedFile]) -> ParsedFile:
         includes=tuple(i for part in parts for i in part.includes),
         python=tuple(b for part in parts for b in part.python),
         problems=tuple(p for part in parts for p in part.problems),
+        system_cuda=tuple(c for part in parts for c in part.system_cuda),
     )
 
 

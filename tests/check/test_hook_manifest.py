@@ -64,6 +64,11 @@ def test_files_regex(path: str, runs: bool) -> None:
         "environment-gpu.yml",
         "pyproject.toml",
         "pixi.toml",
+        "uv.lock",
+        "poetry.lock",
+        "pixi.lock",
+        "conda-lock.yml",
+        "linux-64.conda-lock.yml",
     ],
 )
 def test_the_hook_runs_for_every_file_check_discovers(path: str, tmp_path: Path) -> None:
