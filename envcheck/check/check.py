@@ -9,7 +9,7 @@ the matrix does not know gives a warning, never a silent pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
@@ -28,6 +28,7 @@ from envcheck.check.model import (
     CheckReport,
     DeclaredTarget,
     Environment,
+    Location,
     Pin,
     Problem,
     Project,
@@ -98,13 +99,59 @@ class Component:
     """How the options were chosen (``on https://…/cu118``), for messages."""
 
 
-def check_pins(project: Project, target: Target, matrix: Matrix) -> CheckReport:
-    """Every problem of every environment of the project, sorted and de-duplicated."""
+def check_pins(
+    project: Project,
+    target: Target,
+    matrix: Matrix,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+) -> CheckReport:
+    """Every problem of every environment of the project, sorted and de-duplicated.
+
+    ``select``/``ignore`` (codes or prefixes, from the command line) and each
+    project's own ``select``/``ignore`` and ``# envcheck: ignore[...]`` comments
+    decide which are reported; unreadable input (EC001) always is.
+    """
     problems: list[Problem] = list(project.problems)
     for env in project.environments:
         problems.extend(check_environment(env, target, matrix))
     unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)
-    return CheckReport(project.files, tuple(unique), matrix.version)
+    suppressed: dict[Location, list[tuple[str, ...]]] = {}
+    for s in project.suppressions:
+        suppressed.setdefault(s.location, []).append(s.codes)
+    shown = [p for p in unique if _reported(p, project, suppressed, select, ignore)]
+    return CheckReport(project.files, tuple(shown), matrix.version)
+
+
+def _specificity(code: str, patterns: Iterable[str]) -> int:
+    """Length of the longest pattern matching ``code`` (``ALL``: 0); -1 when none does."""
+    best = -1
+    for pattern in patterns:
+        if pattern == "ALL":
+            best = max(best, 0)
+        elif code.startswith(pattern):
+            best = max(best, len(pattern))
+    return best
+
+
+def _reported(
+    problem: Problem,
+    project: Project,
+    suppressed: Mapping[Location, list[tuple[str, ...]]],
+    select: Sequence[str],
+    ignore: Sequence[str],
+) -> bool:
+    from envcheck.check.model import UNREADABLE_INPUT
+
+    if problem.code == UNREADABLE_INPUT:
+        return True
+    for codes in suppressed.get(problem.location, ()):
+        if not codes or any(problem.code.startswith(c) for c in codes):
+            return False
+    own = next((sel for sel in project.selections if problem.location.path in sel.files), None)
+    chosen = select or (own.select if own is not None and own.select else ("ALL",))
+    ignored = (*(own.ignore if own is not None else ()), *ignore)
+    return _specificity(problem.code, chosen) > _specificity(problem.code, ignored)
 
 
 def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[Problem]:

@@ -9,6 +9,7 @@ that includes.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional, Union
@@ -24,6 +25,8 @@ from envcheck.check.model import (
     ParsedFile,
     Problem,
     Project,
+    Selection,
+    Suppression,
 )
 from envcheck.errors import InputError
 from envcheck.textfile import read_text_file
@@ -171,16 +174,20 @@ class _Reader:
     problems: list[Problem] = field(default_factory=list)
     cache: dict[Path, Optional[ParsedFile]] = field(default_factory=dict)
     loops: set[frozenset[Path]] = field(default_factory=set)
+    suppressions: list[Suppression] = field(default_factory=list)
 
     def text(self, path: Path) -> Optional[str]:
         shown = display(path, self.cwd)
         if shown not in self.files:
             self.files.append(shown)
         try:
-            return read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
+            text = read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
         except InputError as exc:
             self.problems.append(_unreadable(shown, exc))
             return None
+        if "envcheck:" in text:
+            self.suppressions.extend(suppressions(text, shown))
+        return text
 
     def requirements(self, path: Path, constraint: bool = False) -> Optional[ParsedFile]:
         """One requirements file, parsed once (includes not followed)."""
@@ -274,6 +281,26 @@ class _Reader:
             self.problems.append(problem)
 
 
+_SUPPRESS = re.compile(r"#\s*envcheck:\s*ignore\b(?:\[([A-Za-z0-9, ]{0,200})\])?")
+
+
+def suppressions(text: str, shown: str) -> list[Suppression]:
+    """``# envcheck: ignore[EC201,EC103]`` / ``# envcheck: ignore`` comments, by line.
+
+    The same comment works in requirements files, TOML and YAML (all use ``#``).
+    """
+    out = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "envcheck:" not in line:
+            continue
+        m = _SUPPRESS.search(line)
+        if m is None:
+            continue
+        codes = tuple(c.strip().upper() for c in (m.group(1) or "").split(",") if c.strip())
+        out.append(Suppression(Location(shown, number), codes))
+    return out
+
+
 def _expand_env(text: str) -> str:
     """pip expands ``${NAME}`` (upper case, digits, underscores) in requirement files."""
     import os
@@ -310,17 +337,27 @@ def read_projects(groups: list[list[Union[str, Path]]], cwd: Path) -> Project:
     """
     reader = _Reader(cwd)
     envs: list[Environment] = []
+    selections: list[Selection] = []
     for paths in groups:
-        envs.extend(_read_group(reader, paths, cwd))
+        first = len(reader.files)
+        group_envs, selection = _read_group(reader, paths, cwd)
+        envs.extend(group_envs)
+        if selection is not None:
+            selections.append(replace(selection, files=tuple(reader.files[first:])))
     return Project(
         files=tuple(reader.files),
         environments=tuple(envs),
         problems=tuple(dict.fromkeys(reader.problems)),
+        suppressions=tuple(reader.suppressions),
+        selections=tuple(selections),
     )
 
 
-def _read_group(reader: _Reader, paths: list[Union[str, Path]], cwd: Path) -> list[Environment]:
+def _read_group(
+    reader: _Reader, paths: list[Union[str, Path]], cwd: Path
+) -> tuple[list[Environment], Optional[Selection]]:
     envs: list[Environment] = []
+    selection: Optional[Selection] = None
     req_roots: list[tuple[Path, ParsedFile, list[Path]]] = []
     declared: Optional[DeclaredTarget] = None
     for given in paths:
@@ -355,6 +392,8 @@ def _read_group(reader: _Reader, paths: list[Union[str, Path]], cwd: Path) -> li
                 )
                 if doc.declared is not None and kind == "pyproject":
                     declared = doc.declared
+                if doc.select or doc.ignore:
+                    selection = Selection((), doc.select, doc.ignore)
                 reader.problems.extend(doc.problems)
                 reader.problems.extend(doc.base.problems)
                 if doc.base_environment:
@@ -391,4 +430,4 @@ def _read_group(reader: _Reader, paths: list[Union[str, Path]], cwd: Path) -> li
         envs = [
             env if env.declared is not None else replace(env, declared=declared) for env in envs
         ]
-    return envs
+    return envs, selection

@@ -31,7 +31,8 @@ from envcheck.check.parse_environment import parse_conda_spec
 from envcheck.check.parse_requirements import merge, normalise_name, parse_requirement_text
 from envcheck.errors import InputError
 
-ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python")
+ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python", "select", "ignore")
+TARGET_KEYS = ("min-driver", "gpus", "platforms", "python")
 PLATFORMS = ("linux", "linux-aarch64", "windows", "wsl", "macos")
 
 
@@ -47,6 +48,9 @@ class ParsedPyproject:
     problems: tuple[Problem, ...] = ()
     base_environment: bool = True
     """Whether ``base`` alone is an environment (pixi: only when no ``[environments]`` omit it)."""
+    select: tuple[str, ...] = ()
+    """``select`` of [tool.envcheck]: report only these codes (prefixes: ``EC1``)."""
+    ignore: tuple[str, ...] = ()
     extras_standalone: bool = False
     """Whether each extra is a whole environment (pixi ``[environments]``), not base + extra."""
 
@@ -181,7 +185,10 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
     extras = [(n, _bind(p, indexes, sources, ())) for n, p in extras]
     declared, target_problems = _declared(doc, path, lines)
     problems.extend(target_problems)
-    return ParsedPyproject(path, base, tuple(extras), declared, tuple(problems))
+    select, ignore = _selection(doc, path, lines)
+    return ParsedPyproject(
+        path, base, tuple(extras), declared, tuple(problems), select=select, ignore=ignore
+    )
 
 
 def _group(
@@ -301,8 +308,6 @@ def _declared(
     doc: Mapping[str, Any], path: str, lines: _Lines
 ) -> tuple[Optional[DeclaredTarget], list[Problem]]:
     table = _table(doc, "tool.envcheck", path, lines)
-    if not table:
-        return None, []
     start = lines.header("tool.envcheck")
     problems = []
     for key in table:
@@ -315,6 +320,8 @@ def _declared(
                     UNREADABLE,
                 )
             )
+    if not any(key in table for key in TARGET_KEYS):
+        return None, problems
     min_driver = table.get("min-driver")
     if min_driver is not None and not isinstance(min_driver, (str, int)):
         raise InputError(
@@ -621,3 +628,33 @@ def _poetry(doc: Mapping[str, Any], path: str, lines: _Lines) -> _Poetry:
             sources.setdefault(pkg, where)
         extras.append((f"group {name}", parsed))
     return _Poetry(base, tuple(extras), tuple(indexes), sources, python, tuple(problems))
+
+
+_CODE_PATTERN = re.compile(r"^(?:ALL|EC\d{0,3})$")
+
+
+def parse_codes(values: Any, what: str) -> tuple[str, ...]:
+    """``["EC1", "EC201"]`` or ``"EC1,EC201"`` → codes; ValueError names a bad one."""
+    if isinstance(values, str):
+        values = values.split(",")
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f'{what} must be a list of codes like "EC103"')
+    codes = tuple(v.strip().upper() for v in values if v.strip())
+    for code in codes:
+        if not _CODE_PATTERN.match(code):
+            raise ValueError(f"{what}: {code[:20]!r} is not a code (EC103, a prefix EC1, or ALL)")
+    return codes
+
+
+def _selection(
+    doc: Mapping[str, Any], path: str, lines: _Lines
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    table = _table(doc, "tool.envcheck", path, lines)
+    start = lines.header("tool.envcheck")
+    out = []
+    for key in ("select", "ignore"):
+        try:
+            out.append(parse_codes(table.get(key, []), f"[tool.envcheck] {key}"))
+        except ValueError as exc:
+            raise InputError(path, lines.key(key, start), str(exc)) from None
+    return out[0], out[1]

@@ -105,7 +105,9 @@ def test_missing_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli("check", "nope.txt")
     assert code == 2
-    assert err == "nope.txt: EC001 dependency file not found\n"
+    # Every diagnostic goes to stdout: `envcheck check > report.txt` keeps them all.
+    assert out.splitlines()[0] == "nope.txt: EC001 dependency file not found"
+    assert err == ""
 
 
 @pytest.mark.usefixtures("check_matrix_env")
@@ -114,7 +116,7 @@ def test_enormous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli("check")
     assert code == 2
-    assert err == "requirements.txt: EC001 dependency file is larger than 4 MiB\n"
+    assert out.splitlines()[0] == "requirements.txt: EC001 dependency file is larger than 4 MiB"
 
 
 @pytest.mark.usefixtures("check_matrix_env")
