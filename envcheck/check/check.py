@@ -158,17 +158,45 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
     """Problems of one set of pins installed together."""
     problems: list[Problem] = []
     components: list[Component] = []
+    # Pins written the same way select the same builds: work each out once (a
+    # 20 000-line file of a few distinct pins stays linear).
+    seen: dict[tuple[object, ...], tuple[Optional[Component], list[Problem]]] = {}
     for pin in env.pins:
         if pin.constraint:
             continue
-        comp = _component(pin, env, target, matrix, problems)
+        key = (pin.name, pin.specifier, pin.text, pin.source, pin.extras, pin.local, pin.index_url)
+        if key in seen:
+            cached, found = seen[key]
+            problems.extend(replace(p, location=pin.location) for p in found)
+            comp = None if cached is None else replace(cached, pin=pin)
+        else:
+            found = []
+            comp = _component(pin, env, target, matrix, found)
+            seen[key] = (comp, found)
+            problems.extend(found)
         if comp is not None:
             components.append(comp)
+    distinct = _representatives(components)
     problems.extend(_major_conflicts(components))
-    problems.extend(_conda_cuda(env, components))
-    problems.extend(_python_bounds(env, components))
+    problems.extend(_conda_cuda(env, distinct))
+    problems.extend(_python_bounds(env, distinct))
     problems.extend(_targets(env, target, components, matrix))
     return problems
+
+
+def _signature(comp: Component) -> tuple[object, ...]:
+    return (
+        comp.pin.name,
+        tuple(sorted({o.cuda_major for o in comp.options}, key=lambda v: -1 if v is None else v)),
+        tuple(sorted({o.cudnn_major for o in comp.options}, key=lambda v: -1 if v is None else v)),
+        tuple(sorted({(o.version, id(o.build)) for o in comp.options})),
+    )
+
+
+def _representatives(components: Sequence[Component]) -> list[Component]:
+    """The first component (in file order) of each distinct pin: what pairwise checks compare."""
+    ordered = sorted(components, key=lambda c: (c.pin.location.path, c.pin.location.line or 0))
+    return list({_signature(c): c for c in reversed(ordered)}.values())[::-1]
 
 
 # -- from a pin to its candidate builds -------------------------------------------
@@ -476,10 +504,16 @@ def _describe(comp: Component) -> str:
 
 
 def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
+    """Each pin against the earlier pins of other packages it cannot share a process with.
+
+    Compared with the first pin of each distinct kind only (not every earlier
+    line), so the work and the output stay linear in the number of lines.
+    """
     problems: list[Problem] = []
     ordered = sorted(components, key=lambda c: (c.pin.location.path, c.pin.location.line or 0))
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
+    earlier: dict[tuple[object, ...], Component] = {}
+    for b in ordered:
+        for a in list(earlier.values()):
             if a.pin.name == b.pin.name:
                 continue
             for code, what, attr in (
@@ -500,6 +534,7 @@ def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
                         f" needs {what} {_majors(av)}; one environment cannot load both",
                     )
                 )
+        earlier.setdefault(_signature(b), b)
     return problems
 
 
@@ -520,8 +555,9 @@ def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
     """
     problems: list[Problem] = []
     fixed = [(p, v) for p in pins if (v := _cuda_version(p)) is not None]
-    for i, (pin, version) in enumerate(fixed):
-        for other, other_version in fixed[:i]:
+    earlier: dict[tuple[str, tuple[int, ...]], tuple[Pin, tuple[int, ...]]] = {}
+    for pin, version in fixed:
+        for other, other_version in list(earlier.values()):
             n = min(len(version), len(other_version))
             if version[:n] == other_version[:n]:
                 continue
@@ -534,6 +570,7 @@ def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
                     " one environment has one CUDA runtime",
                 )
             )
+        earlier.setdefault((pin.name, version), (pin, version))
     for system in env.system_cuda:
         major = _major(system.version)
         if major is None:
@@ -700,6 +737,7 @@ def _targets(
     env: Environment, cli: Target, components: Sequence[Component], matrix: Matrix
 ) -> list[Problem]:
     targets, problems = declared_targets(env.declared, cli, matrix)
+    verdicts: dict[tuple[int, int, str], J.Verdict] = {}
     where = f" (declared at {env.declared.location})" if env.declared else ""
     for target in targets:
         for comp in components:
@@ -721,7 +759,12 @@ def _targets(
             best: Optional[tuple[str, ...]] = None
             for option in options:
                 assert option.build is not None
-                verdict = J.judge(from_build(option.build, option.version), target, matrix)
+                key = (id(target), id(option.build), option.version)
+                if key not in verdicts:
+                    verdicts[key] = J.judge(
+                        from_build(option.build, option.version), target, matrix
+                    )
+                verdict = verdicts[key]
                 # A CPU build is judged as a pin, not as a GPU choice: TARGET_UNSERVED
                 # above already said when no CUDA build is selected.
                 blockers = [r for r in verdict.errors if r.code not in (J.CPU_ONLY, J.ROCM)]

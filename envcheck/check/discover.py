@@ -21,6 +21,7 @@ from envcheck.check.model import (
     UNREADABLE_INPUT,
     DeclaredTarget,
     Environment,
+    Include,
     Location,
     ParsedFile,
     Problem,
@@ -175,6 +176,11 @@ class _Reader:
     cache: dict[Path, Optional[ParsedFile]] = field(default_factory=dict)
     loops: set[frozenset[Path]] = field(default_factory=set)
     suppressions: list[Suppression] = field(default_factory=list)
+    reach: dict[tuple[Path, bool], tuple[tuple[Path, bool], ...]] = field(default_factory=dict)
+    """Every file a file includes, directly or not (memo of ``_reach``)."""
+    own: dict[tuple[Path, bool], ParsedFile] = field(default_factory=dict)
+    """A file's own facts (its local-project includes merged in, its -r/-c not)."""
+    pending: dict[tuple[Path, bool], ParsedFile] = field(default_factory=dict)
 
     def text(self, path: Path) -> Optional[str]:
         shown = display(path, self.cwd)
@@ -208,48 +214,118 @@ class _Reader:
     def closure(
         self, parsed: ParsedFile, base: Path, stack: tuple[Path, ...]
     ) -> tuple[ParsedFile, list[Path]]:
-        """``parsed`` plus everything it includes with ``-r``/``-c``, recursively."""
+        """``parsed`` plus everything it includes with ``-r``/``-c``, each file once.
+
+        Includes form a DAG, not a tree: what a file brings is worked out once
+        per file and remembered (22 files that each include the next two do not
+        give 2^22 expansions, and 200 chained files are not re-walked for each
+        of them), with an explicit stack instead of recursion.
+        """
         from envcheck.check.parse_requirements import merge
 
-        parts = [parsed]
-        included: list[Path] = []
+        root = (stack[-1], False)
+        nodes = self._reach(root, parsed, base)
+        parts = [self.own[root], *(self.own[n] for n in nodes)]
+        merged = merge(parsed.path, parts)
+        return replace(merged, includes=()), [n[0] for n in nodes]
+
+    def _reach(
+        self, root: tuple[Path, bool], parsed: ParsedFile, base: Path
+    ) -> tuple[tuple[Path, bool], ...]:
+        """Every file ``root`` includes, directly or not, in first-seen order (memoised)."""
+        if root in self.reach:
+            return self.reach[root]
+        frames: list[tuple[tuple[Path, bool], list[tuple[tuple[Path, bool], Include]], int]] = []
+        path_stack: list[Path] = []
+
+        def enter(key: tuple[Path, bool], node: ParsedFile, where: Path) -> None:
+            frames.append((key, self._children(key, node, where), 0))
+            path_stack.append(key[0])
+
+        enter(root, parsed, base)
+        while frames:
+            key, children, index = frames[-1]
+            if index < len(children):
+                frames[-1] = (key, children, index + 1)
+                child, inc = children[index]
+                if child[0] in path_stack:
+                    self._loop(path_stack, child[0], inc)
+                elif child not in self.reach:
+                    enter(child, self.pending.pop(child), child[0].parent)
+                continue
+            frames.pop()
+            path_stack.pop()
+            order: dict[tuple[Path, bool], None] = {}
+            for child, _ in children:
+                if child in self.reach:
+                    order.setdefault(child)
+                    for grandchild in self.reach[child]:
+                        order.setdefault(grandchild)
+            order.pop(key, None)
+            self.reach[key] = tuple(order)
+        return self.reach[root]
+
+    def _children(
+        self, key: tuple[Path, bool], parsed: ParsedFile, base: Path
+    ) -> list[tuple[tuple[Path, bool], Include]]:
+        """The files ``parsed`` includes (read now); records its own facts in ``own``."""
+        from envcheck.check.parse_requirements import merge
+
+        parts = [replace(parsed, includes=())]
+        out: list[tuple[tuple[Path, bool], Include]] = []
         for inc in parsed.includes:
             name = _expand_env(inc.target)
-            target = (base / name) if not Path(name).is_absolute() else Path(name)
-            if inc.project:
-                parts.append(self.project_include(target, inc.extras))
-                continue
-            resolved = target.resolve()
-            if resolved in stack:
-                cycle = frozenset(stack[stack.index(resolved) :])
-                if cycle not in self.loops:  # the same loop seen from another file
-                    self.loops.add(cycle)
-                    chain = " -> ".join(display(p, self.cwd) for p in (*stack, resolved))
-                    self._once(
-                        Problem(inc.location, INCLUDE_LOOP, f"include loop: {chain}", UNREADABLE)
-                    )
-                continue
-            if not target.is_file():
+            try:
+                target = (base / name) if not Path(name).is_absolute() else Path(name)
+                if inc.project:
+                    parts.append(self.project_include(target, inc.extras))
+                    continue
+                resolved = target.resolve()
+                exists = target.is_file()
+            except (OSError, ValueError) as exc:
+                reason = getattr(exc, "strerror", None) or "not a usable path"
                 self._once(
                     Problem(
                         inc.location,
-                        MISSING_INCLUDE,
-                        f"included file {inc.target} not found ({display(target, self.cwd)})",
+                        UNREADABLE_INPUT,
+                        f"included file {_shown_target(inc.target)} cannot be read: {reason}",
                         UNREADABLE,
                     )
                 )
                 continue
-            included.append(resolved)
-            child = self.requirements(target, inc.constraint)
-            if child is None:
+            if not exists:
+                # Never the expanded value: ${VAR} may hold a secret (CI logs are public).
+                where = "" if "$" in inc.target else f" ({display(target, self.cwd)})"
+                self._once(
+                    Problem(
+                        inc.location,
+                        MISSING_INCLUDE,
+                        f"included file {_shown_target(inc.target)} not found{where}",
+                        UNREADABLE,
+                    )
+                )
                 continue
-            if inc.constraint:
-                child = replace(child, pins=tuple(replace(p, constraint=True) for p in child.pins))
-            sub, more = self.closure(child, target.parent, (*stack, resolved))
-            parts.append(sub)
-            included.extend(more)
-        merged = merge(parsed.path, parts)
-        return replace(merged, includes=()), included
+            child_key = (resolved, inc.constraint)
+            if child_key not in self.own and child_key not in self.pending:
+                child = self.requirements(target, inc.constraint)
+                if child is None:
+                    continue
+                if inc.constraint:
+                    child = replace(
+                        child, pins=tuple(replace(p, constraint=True) for p in child.pins)
+                    )
+                self.pending[child_key] = child
+            out.append((child_key, inc))
+        self.own[key] = merge(parsed.path, parts)
+        return out
+
+    def _loop(self, path_stack: list[Path], again: Path, inc: Include) -> None:
+        cycle = frozenset(path_stack[path_stack.index(again) :])
+        if cycle in self.loops:  # the same loop seen from another file
+            return
+        self.loops.add(cycle)
+        chain = " -> ".join(display(p, self.cwd) for p in (*path_stack, again))
+        self._once(Problem(inc.location, INCLUDE_LOOP, f"include loop: {chain}", UNREADABLE))
 
     def project_include(self, directory: Path, extras: tuple[str, ...]) -> ParsedFile:
         """The dependencies ``pip install ./dir[extras]`` brings from its pyproject.toml."""
@@ -299,6 +375,11 @@ def suppressions(text: str, shown: str) -> list[Suppression]:
         codes = tuple(c.strip().upper() for c in (m.group(1) or "").split(",") if c.strip())
         out.append(Suppression(Location(shown, number), codes))
     return out
+
+
+def _shown_target(target: str) -> str:
+    """An include target for a one-line message (a 300-character name is cut)."""
+    return target if len(target) <= 80 else target[:77] + "..."
 
 
 def _expand_env(text: str) -> str:

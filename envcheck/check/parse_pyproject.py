@@ -167,10 +167,9 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
             path, lines.header("dependency-groups") + 1, "[dependency-groups] must be a table"
         )
     group_start = lines.header("dependency-groups")
-    for name in groups:
-        parsed, loop = _group(name, groups, path, lines, group_start, ())
-        problems.extend(loop)
-        extras.append((f"group {name}", parsed))
+    expanded, loops = _groups(groups, path, lines, group_start)
+    problems.extend(loops)
+    extras += [(f"group {name}", parsed) for name, parsed in expanded.items()]
     indexes, sources, uv_problems = _uv(doc, path, lines)
     problems.extend(uv_problems)
     if "poetry" in _table(doc, "tool", path, lines):
@@ -191,49 +190,89 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
     )
 
 
-def _group(
-    name: str,
-    groups: Mapping[str, Any],
-    path: str,
-    lines: _Lines,
-    start: int,
-    seen: tuple[str, ...],
-) -> tuple[ParsedFile, list[Problem]]:
-    """A PEP 735 group with its ``{include-group = ...}`` entries expanded."""
-    line = lines.key(name, start)
-    if name in seen:
-        chain = " -> ".join((*seen, name))
-        return ParsedFile(path), [
-            Problem(
-                Location(path, line),
-                INCLUDE_LOOP,
-                f"dependency group include loop: {chain}",
-                UNREADABLE,
-            )
-        ]
-    if name not in groups:
-        raise InputError(path, line, f"include-group names an unknown group {name!r}")
-    items = groups[name]
-    if not isinstance(items, list):
-        raise InputError(path, line, f"dependency group {name!r} must be a list")
-    strings: list[str] = []
-    parts: list[ParsedFile] = []
+def _groups(
+    groups: Mapping[str, Any], path: str, lines: _Lines, start: int
+) -> tuple[dict[str, ParsedFile], list[Problem]]:
+    """Every PEP 735 group with its ``{include-group = ...}`` entries expanded.
+
+    Each group's own requirements are read once and what it includes is
+    remembered per group (a DAG, not a tree: fan-out cannot multiply the work),
+    walked with an explicit stack (a 1 500-group chain is no RecursionError).
+    """
+    own: dict[str, ParsedFile] = {}
+    includes: dict[str, list[str]] = {}
+    line_of: dict[str, Optional[int]] = {}
+    for name, items in groups.items():
+        line = lines.key(name, start)
+        line_of[name] = line
+        if not isinstance(items, list):
+            raise InputError(path, line, f"dependency group {name!r} must be a list")
+        strings: list[str] = []
+        included: list[str] = []
+        for item in items:
+            if isinstance(item, str):
+                strings.append(item)
+            elif isinstance(item, Mapping) and isinstance(item.get("include-group"), str):
+                if item["include-group"] not in groups:
+                    raise InputError(
+                        path,
+                        line,
+                        f"include-group names an unknown group {item['include-group'][:80]!r}",
+                    )
+                included.append(item["include-group"])
+            else:
+                raise InputError(
+                    path,
+                    line,
+                    f"dependency group {name!r}: entries must be strings or"
+                    " {include-group = ...}",
+                )
+        own[name] = _requirements(strings, path, lines, (line or 1) - 1)
+        includes[name] = included
+    reach: dict[str, tuple[str, ...]] = {}
     problems: list[Problem] = []
-    for item in items:
-        if isinstance(item, str):
-            strings.append(item)
-        elif isinstance(item, Mapping) and isinstance(item.get("include-group"), str):
-            sub, loop = _group(item["include-group"], groups, path, lines, start, (*seen, name))
-            parts.append(sub)
-            problems.extend(loop)
-        else:
-            raise InputError(
-                path,
-                line,
-                f"dependency group {name!r}: entries must be strings or {{include-group = ...}}",
-            )
-    parts.insert(0, _requirements(strings, path, lines, (line or 1) - 1))
-    return merge(path, parts), problems
+    loops: set[frozenset[str]] = set()
+    for root in groups:
+        if root in reach:
+            continue
+        frames: list[list[Any]] = [[root, 0]]
+        on_stack = [root]
+        while frames:
+            frame = frames[-1]
+            name, index = frame
+            children = includes[name]
+            if index < len(children):
+                frame[1] = index + 1
+                child = children[index]
+                if child in on_stack:
+                    cycle = frozenset(on_stack[on_stack.index(child) :])
+                    if cycle not in loops:
+                        loops.add(cycle)
+                        chain = " -> ".join([*on_stack, child])
+                        problems.append(
+                            Problem(
+                                Location(path, line_of[name]),
+                                INCLUDE_LOOP,
+                                f"dependency group include loop: {chain}",
+                                UNREADABLE,
+                            )
+                        )
+                elif child not in reach:
+                    frames.append([child, 0])
+                    on_stack.append(child)
+                continue
+            frames.pop()
+            on_stack.pop()
+            order: dict[str, None] = {}
+            for child in children:
+                if child in reach:
+                    order.setdefault(child)
+                    for grandchild in reach[child]:
+                        order.setdefault(grandchild)
+            order.pop(name, None)
+            reach[name] = tuple(order)
+    expanded = {name: merge(path, [own[name], *(own[g] for g in reach[name])]) for name in groups}
+    return expanded, problems
 
 
 def _uv(
