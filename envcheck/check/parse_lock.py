@@ -123,19 +123,19 @@ def _compose(text: str, path: str) -> Any:
     return compose_yaml(text, path)
 
 
-def _plain(node: Any, depth: int = 0) -> Any:
+def _plain(node: Any, path: str, depth: int = 0) -> Any:
     """A YAML node as Python values; mappings keep their nodes' lines under ``__line__``."""
     import yaml
 
     if depth > 64:
-        raise InputError("", _line(node), "lockfile nested too deeply")
+        raise InputError(path, _line(node), "lockfile nested too deeply")
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {"__line__": _line(node)}
         for key, value in node.value:
-            out[str(getattr(key, "value", ""))] = _plain(value, depth + 1)
+            out[str(getattr(key, "value", ""))] = _plain(value, path, depth + 1)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, depth + 1) for item in node.value]
+        return [_plain(item, path, depth + 1) for item in node.value]
     return getattr(node, "value", None)
 
 
@@ -188,7 +188,7 @@ def _as_file(
 
 
 def _pixi_lock(text: str, path: str) -> list[tuple[str, ParsedFile]]:
-    doc = _plain(_compose(text, path))
+    doc = _plain(_compose(text, path), path)
     if not isinstance(doc, Mapping):
         raise InputError(path, None, "a pixi.lock must be a mapping")
     packages = doc.get("packages", [])
@@ -240,7 +240,7 @@ def _pixi_lock(text: str, path: str) -> list[tuple[str, ParsedFile]]:
 
 
 def _conda_lock(text: str, path: str) -> list[tuple[str, ParsedFile]]:
-    doc = _plain(_compose(text, path))
+    doc = _plain(_compose(text, path), path)
     if not isinstance(doc, Mapping):
         raise InputError(path, None, "a conda-lock file must be a mapping")
     packages = doc.get("package", [])

@@ -554,7 +554,12 @@ def poetry_to_pep440(constraint: str) -> Optional[str]:
 
 
 def _poetry_table(
-    table: Mapping[str, Any], path: str, lines: _Lines, start: int, sources: Mapping[str, Any]
+    table: Mapping[str, Any],
+    path: str,
+    lines: _Lines,
+    start: int,
+    sources: Mapping[str, Any],
+    optional: dict[str, Pin],
 ) -> tuple[ParsedFile, tuple[PythonBound, ...], dict[str, tuple[str, Location]]]:
     """One ``dependencies`` table: pins, the python bound, per-package sources."""
     from envcheck.check.model import INVALID_REQUIREMENT, WARNING
@@ -570,8 +575,8 @@ def _poetry_table(
             if isinstance(one, str):
                 version, extras, source = one, [], None
             elif isinstance(one, Mapping):
-                if any(k in one for k in ("git", "path", "url")) or one.get("optional", False):
-                    continue  # not from an index, or installed only with an extra
+                if any(k in one for k in ("git", "path", "url")):
+                    continue  # not from an index
                 version = one.get("version", "*")
                 extras = one.get("extras", [])
                 source = one.get("source")
@@ -606,7 +611,10 @@ def _poetry_table(
                         path, loc.line, f"{name}: source {source!r} is not a [[tool.poetry.source]]"
                     )
                 bound.setdefault(pin.name, sources[source])
-            pins.append(pin)
+            if isinstance(one, Mapping) and one.get("optional", False):
+                optional[pin.name] = pin  # installed only with an extra that names it
+            else:
+                pins.append(pin)
             break  # several marker-split constraints: the first one
     return ParsedFile(path, pins=tuple(pins), problems=tuple(problems)), tuple(python), bound
 
@@ -645,10 +653,27 @@ def _poetry(doc: Mapping[str, Any], path: str, lines: _Lines) -> _Poetry:
         )
         indexes.append(IndexRef(url, "index-url" if primary else "extra-index-url", loc))
     deps_start = lines.header("tool.poetry.dependencies")
+    optional: dict[str, Pin] = {}
     base, python, sources = _poetry_table(
-        _table(doc, "tool.poetry.dependencies", path, lines), path, lines, deps_start, named
+        _table(doc, "tool.poetry.dependencies", path, lines),
+        path,
+        lines,
+        deps_start,
+        named,
+        optional,
     )
     extras: list[tuple[str, ParsedFile]] = []
+    poetry_extras = poetry.get("extras", {})
+    if not isinstance(poetry_extras, Mapping):
+        raise InputError(
+            path, lines.key("extras", poetry_start), "[tool.poetry.extras] must be a table"
+        )
+    for extra, names in poetry_extras.items():
+        wanted = _str_list(
+            names, path, lines.key(extra, lines.header("tool.poetry.extras")), f"extras.{extra}"
+        )
+        chosen = [optional[n] for n in map(normalise_name, wanted) if n in optional]
+        extras.append((f"extra {extra}", ParsedFile(path, pins=tuple(chosen))))
     problems: list[Problem] = []
     groups = poetry.get("group", {})
     if not isinstance(groups, Mapping):
@@ -661,7 +686,7 @@ def _poetry(doc: Mapping[str, Any], path: str, lines: _Lines) -> _Poetry:
     for name, dotted in tables:
         start = lines.header(dotted)
         parsed, _, bound = _poetry_table(
-            _table(doc, dotted, path, lines), path, lines, start, named
+            _table(doc, dotted, path, lines), path, lines, start, named, {}
         )
         for pkg, where in bound.items():
             sources.setdefault(pkg, where)

@@ -279,3 +279,43 @@ def test_pixi_environments_and_system_requirements(
     # A newer driver runs an older CUDA runtime.
     newer = PIXI.replace('cuda = "11.8"', 'cuda = "12.0"').replace("12.4.*", "11.8.*")
     assert _check(tmp_path, monkeypatch, {"pixi.toml": newer})[-1] == "exit 0"
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_poetry_optional_dependencies_join_their_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = (
+        "[tool.poetry.dependencies]\n"
+        'torch = "2.4.0"\n'
+        'tensorflow = { version = "2.16.1", extras = ["and-cuda"], optional = true }\n'
+        "\n[tool.poetry.extras]\n"
+        'tf = ["tensorflow"]\n'
+    )
+    lines = _check(tmp_path, monkeypatch, {"pyproject.toml": text})
+    assert lines[0].startswith(
+        "pyproject.toml:3: EC102 tensorflow[and-cuda]==2.16.1 needs cuDNN 8, but torch==2.4.0"
+        " (pyproject.toml:2) needs cuDNN 9"
+    )
+    # Without an extra naming it, an optional dependency is never installed.
+    alone = text.replace('tf = ["tensorflow"]', "")
+    assert _check(tmp_path, monkeypatch, {"pyproject.toml": alone})[-1] == "exit 0"
+
+
+@pytest.mark.usefixtures("check_matrix_env")
+def test_malformed_lockfiles_are_one_line_ec001(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deep = "version: 1\npackage:\n- name: x\n  v: " + "[" * 100 + "]" * 100 + "\n"
+    lines = _check(
+        tmp_path,
+        monkeypatch,
+        {"uv.lock": '[[package]\nname="x"\n', "pixi.lock": "packages: [\n", "conda-lock.yml": deep},
+    )
+    assert lines == [
+        "conda-lock.yml:4: EC001 lockfile nested too deeply",
+        "pixi.lock:2: EC001 invalid YAML: did not find expected node content",
+        "uv.lock:1: EC001 invalid TOML: Expected ']]' at the end of an array declaration",
+        "envcheck check: 3 files checked, 3 unreadable inputs",
+        "exit 2",
+    ]
