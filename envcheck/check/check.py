@@ -9,7 +9,7 @@ the matrix does not know gives a warning, never a silent pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
@@ -28,6 +28,7 @@ from envcheck.check.model import (
     CheckReport,
     DeclaredTarget,
     Environment,
+    Location,
     Pin,
     Problem,
     Project,
@@ -98,30 +99,104 @@ class Component:
     """How the options were chosen (``on https://…/cu118``), for messages."""
 
 
-def check_pins(project: Project, target: Target, matrix: Matrix) -> CheckReport:
-    """Every problem of every environment of the project, sorted and de-duplicated."""
+def check_pins(
+    project: Project,
+    target: Target,
+    matrix: Matrix,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+) -> CheckReport:
+    """Every problem of every environment of the project, sorted and de-duplicated.
+
+    ``select``/``ignore`` (codes or prefixes, from the command line) and each
+    project's own ``select``/``ignore`` and ``# envcheck: ignore[...]`` comments
+    decide which are reported; unreadable input (EC001) always is.
+    """
     problems: list[Problem] = list(project.problems)
     for env in project.environments:
         problems.extend(check_environment(env, target, matrix))
     unique = sorted(dict.fromkeys(problems), key=Problem.sort_key)
-    return CheckReport(project.files, tuple(unique), matrix.version)
+    suppressed: dict[Location, list[tuple[str, ...]]] = {}
+    for s in project.suppressions:
+        suppressed.setdefault(s.location, []).append(s.codes)
+    shown = [p for p in unique if _reported(p, project, suppressed, select, ignore)]
+    return CheckReport(project.files, tuple(shown), matrix.version)
+
+
+def _specificity(code: str, patterns: Iterable[str]) -> int:
+    """Length of the longest pattern matching ``code`` (``ALL``: 0); -1 when none does."""
+    best = -1
+    for pattern in patterns:
+        if pattern == "ALL":
+            best = max(best, 0)
+        elif code.startswith(pattern):
+            best = max(best, len(pattern))
+    return best
+
+
+def _reported(
+    problem: Problem,
+    project: Project,
+    suppressed: Mapping[Location, list[tuple[str, ...]]],
+    select: Sequence[str],
+    ignore: Sequence[str],
+) -> bool:
+    from envcheck.check.model import UNREADABLE_INPUT
+
+    if problem.code == UNREADABLE_INPUT:
+        return True
+    for codes in suppressed.get(problem.location, ()):
+        if not codes or any(problem.code.startswith(c) for c in codes):
+            return False
+    own = next((sel for sel in project.selections if problem.location.path in sel.files), None)
+    chosen = select or (own.select if own is not None and own.select else ("ALL",))
+    ignored = (*(own.ignore if own is not None else ()), *ignore)
+    return _specificity(problem.code, chosen) > _specificity(problem.code, ignored)
 
 
 def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[Problem]:
     """Problems of one set of pins installed together."""
     problems: list[Problem] = []
     components: list[Component] = []
+    # Pins written the same way select the same builds: work each out once (a
+    # 20 000-line file of a few distinct pins stays linear).
+    seen: dict[tuple[object, ...], tuple[Optional[Component], list[Problem]]] = {}
     for pin in env.pins:
         if pin.constraint:
             continue
-        comp = _component(pin, env, target, matrix, problems)
+        key = (pin.name, pin.specifier, pin.text, pin.source, pin.extras, pin.local, pin.index_url)
+        if key in seen:
+            cached, found = seen[key]
+            problems.extend(replace(p, location=pin.location) for p in found)
+            comp = None if cached is None else replace(cached, pin=pin)
+        else:
+            found = []
+            comp = _component(pin, env, target, matrix, found)
+            seen[key] = (comp, found)
+            problems.extend(found)
         if comp is not None:
             components.append(comp)
+    distinct = _representatives(components)
     problems.extend(_major_conflicts(components))
-    problems.extend(_conda_cuda(env, components))
-    problems.extend(_python_bounds(env, components))
+    problems.extend(_conda_cuda(env, distinct))
+    problems.extend(_python_bounds(env, distinct))
     problems.extend(_targets(env, target, components, matrix))
     return problems
+
+
+def _signature(comp: Component) -> tuple[object, ...]:
+    return (
+        comp.pin.name,
+        tuple(sorted({o.cuda_major for o in comp.options}, key=lambda v: -1 if v is None else v)),
+        tuple(sorted({o.cudnn_major for o in comp.options}, key=lambda v: -1 if v is None else v)),
+        tuple(sorted({(o.version, id(o.build)) for o in comp.options})),
+    )
+
+
+def _representatives(components: Sequence[Component]) -> list[Component]:
+    """The first component (in file order) of each distinct pin: what pairwise checks compare."""
+    ordered = sorted(components, key=lambda c: (c.pin.location.path, c.pin.location.line or 0))
+    return list({_signature(c): c for c in reversed(ordered)}.values())[::-1]
 
 
 # -- from a pin to its candidate builds -------------------------------------------
@@ -429,10 +504,16 @@ def _describe(comp: Component) -> str:
 
 
 def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
+    """Each pin against the earlier pins of other packages it cannot share a process with.
+
+    Compared with the first pin of each distinct kind only (not every earlier
+    line), so the work and the output stay linear in the number of lines.
+    """
     problems: list[Problem] = []
     ordered = sorted(components, key=lambda c: (c.pin.location.path, c.pin.location.line or 0))
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
+    earlier: dict[tuple[object, ...], Component] = {}
+    for b in ordered:
+        for a in list(earlier.values()):
             if a.pin.name == b.pin.name:
                 continue
             for code, what, attr in (
@@ -453,12 +534,65 @@ def _major_conflicts(components: Sequence[Component]) -> list[Problem]:
                         f" needs {what} {_majors(av)}; one environment cannot load both",
                     )
                 )
+        earlier.setdefault(_signature(b), b)
+    return problems
+
+
+def _cuda_version(pin: Pin) -> Optional[tuple[int, ...]]:
+    """(major, minor) or (major,) of the CUDA version a conda CUDA pin fixes, if it fixes one."""
+    m = re.match(r"^===?\s*(\d+)(?:\.(\d+))?", pin.specifier)
+    if m is None:
+        return None
+    return (int(m.group(1)),) if m.group(2) is None else (int(m.group(1)), int(m.group(2)))
+
+
+def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
+    """Conda pins that each fix the environment's CUDA version, to different versions.
+
+    ``pytorch-cuda=11.8`` requires the CUDA 11.8 libraries (``cuda-libraries
+    >=11.8,<12.0`` in its recipe); ``cudatoolkit=11.3`` is the whole CUDA 11.3
+    runtime: one environment gets one set of ``libcudart.so.11.0`` and friends.
+    """
+    problems: list[Problem] = []
+    fixed = [(p, v) for p in pins if (v := _cuda_version(p)) is not None]
+    earlier: dict[tuple[str, tuple[int, ...]], tuple[Pin, tuple[int, ...]]] = {}
+    for pin, version in fixed:
+        for other, other_version in list(earlier.values()):
+            n = min(len(version), len(other_version))
+            if version[:n] == other_version[:n]:
+                continue
+            problems.append(
+                Problem(
+                    pin.location,
+                    CONDA_CUDA_CONTRADICTION,
+                    f"{pin.text} gives CUDA {'.'.join(map(str, version))}, but {other.text}"
+                    f" ({other.location}) gives CUDA {'.'.join(map(str, other_version))};"
+                    " one environment has one CUDA runtime",
+                )
+            )
+        earlier.setdefault((pin.name, version), (pin, version))
+    for system in env.system_cuda:
+        major = _major(system.version)
+        if major is None:
+            continue
+        for pin, version in fixed:
+            if version[0] > major:
+                problems.append(
+                    Problem(
+                        pin.location,
+                        CONDA_CUDA_CONTRADICTION,
+                        f"{pin.text} gives CUDA {'.'.join(map(str, version))}, but"
+                        f" [system-requirements] cuda = {system.version!r} ({system.location})"
+                        f" declares a driver for CUDA {system.version}; CUDA {version[0]} needs"
+                        f" a CUDA {version[0]} driver",
+                    )
+                )
     return problems
 
 
 def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
-    problems: list[Problem] = []
     pins = [p for p in env.pins if p.source == "conda" and p.name in CONDA_CUDA_PINS]
+    problems = _conda_cuda_pins(env, pins)
     for pin in pins:
         major = _major(re.sub(r"^[^\d]*", "", pin.specifier)) if pin.specifier else None
         if major is None:
@@ -603,6 +737,7 @@ def _targets(
     env: Environment, cli: Target, components: Sequence[Component], matrix: Matrix
 ) -> list[Problem]:
     targets, problems = declared_targets(env.declared, cli, matrix)
+    verdicts: dict[tuple[int, int, str], J.Verdict] = {}
     where = f" (declared at {env.declared.location})" if env.declared else ""
     for target in targets:
         for comp in components:
@@ -624,7 +759,12 @@ def _targets(
             best: Optional[tuple[str, ...]] = None
             for option in options:
                 assert option.build is not None
-                verdict = J.judge(from_build(option.build, option.version), target, matrix)
+                key = (id(target), id(option.build), option.version)
+                if key not in verdicts:
+                    verdicts[key] = J.judge(
+                        from_build(option.build, option.version), target, matrix
+                    )
+                verdict = verdicts[key]
                 # A CPU build is judged as a pin, not as a GPU choice: TARGET_UNSERVED
                 # above already said when no CUDA build is selected.
                 blockers = [r for r in verdict.errors if r.code not in (J.CPU_ONLY, J.ROCM)]

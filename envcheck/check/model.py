@@ -45,6 +45,67 @@ CODE_NAMES = {
     UNKNOWN_OPTION: "unknown-option",
 }
 
+EXPLANATIONS = {
+    UNREADABLE_INPUT: (
+        "A dependency file cannot be read: it is missing, binary, too large, or not valid"
+        " TOML/YAML. Nothing in it can be checked, so check exits 2. Fix the file; this code"
+        " cannot be ignored."
+    ),
+    INVALID_REQUIREMENT: (
+        "A line pip (or conda) would reject, or a version constraint envcheck cannot"
+        " translate (reported as a warning). The line is reported and skipped."
+    ),
+    INCLUDE_LOOP: (
+        "`-r`/`-c` includes (or PEP 735 include-group entries) form a loop; pip refuses such"
+        " files. Break the loop."
+    ),
+    MISSING_INCLUDE: (
+        "A `-r`/`-c` include names a file that does not exist (after `${VAR}` expansion;"
+        " the expanded value is never printed)."
+    ),
+    UNKNOWN_KEY: "[tool.envcheck] (or environment.yml) has a key envcheck does not know.",
+    INVALID_VALUE: (
+        "A [tool.envcheck] value cannot be read (a GPU name or driver version envcheck does"
+        " not recognise)."
+    ),
+    CUDA_MAJOR_CONFLICT: (
+        "Two pins in one environment need different CUDA majors (e.g. cupy-cuda11x beside a"
+        " CUDA 12 torch); one process cannot load both runtimes."
+    ),
+    CUDNN_MAJOR_CONFLICT: (
+        "Two pins in one environment need different cuDNN majors (torch 2.4 brings cuDNN 9;"
+        " tensorflow[and-cuda]==2.16.1 pins cuDNN 8.9); pip installs only one."
+    ),
+    INDEX_LACKS_VERSION: (
+        "The index a pin is installed from never published that release (torch 2.8.0 on"
+        " .../whl/cu118), or no longer serves it; pip fails or falls back to another build."
+        " Use an index (or +cuXYZ local version) that has the release, or another release."
+    ),
+    CONDA_CUDA_CONTRADICTION: (
+        "Conda pins disagree about the environment's CUDA: a cudatoolkit / cuda-version /"
+        " pytorch-cuda pin against a framework build, two such pins naming different CUDA"
+        " versions, or a CUDA newer than pixi's [system-requirements] cuda."
+    ),
+    PYTHON_OUT_OF_RANGE: (
+        "requires-python, Poetry's python, or a conda python pin allows a Python the pinned"
+        " framework publishes no builds for."
+    ),
+    TARGET_UNSERVED: (
+        "The pins cannot serve the target declared in [tool.envcheck] (or given with"
+        " --driver/--gpu/--os/--python-version): driver too old, no kernels for a GPU,"
+        " platform or Python not built."
+    ),
+    UNKNOWN_VERSION: (
+        "The matrix does not know this release (or which index variants it was published"
+        " for); the pin is not checked. A warning: never silently passed, never an error."
+    ),
+    FRAMEWORK_NOT_IN_MATRIX: "The matrix has no builds of this framework; the pin is not checked.",
+    UNKNOWN_OPTION: "A pip option envcheck does not know; the line is skipped.",
+}
+
+SUPPRESS_HINT = "# envcheck: ignore[CODE]"
+"""The per-line suppression comment (a bare ``# envcheck: ignore`` silences every code)."""
+
 ERROR = "error"
 """A combination that cannot work (exit 1)."""
 WARNING = "warning"
@@ -136,6 +197,14 @@ class PythonBound:
 
 
 @dataclass(frozen=True)
+class SystemCuda:
+    """pixi ``[system-requirements] cuda``: the CUDA version the machine's driver supports."""
+
+    version: str
+    location: Location
+
+
+@dataclass(frozen=True)
 class DeclaredTarget:
     """``[tool.envcheck]`` of a pyproject.toml: what the project must run on."""
 
@@ -169,6 +238,7 @@ class ParsedFile:
     includes: tuple[Include, ...] = ()
     python: tuple[PythonBound, ...] = ()
     problems: tuple[Problem, ...] = ()
+    system_cuda: tuple[SystemCuda, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,6 +250,24 @@ class Environment:
     indexes: tuple[IndexRef, ...] = ()
     python: tuple[PythonBound, ...] = ()
     declared: Optional[DeclaredTarget] = None
+    system_cuda: tuple[SystemCuda, ...] = ()
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """``# envcheck: ignore[EC201]`` on a line: the codes it silences (empty: all)."""
+
+    location: Location
+    codes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """``select``/``ignore`` of one project's [tool.envcheck], for its files."""
+
+    files: tuple[str, ...]
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -190,6 +278,8 @@ class Project:
     environments: tuple[Environment, ...] = ()
     problems: tuple[Problem, ...] = ()
     """Problems found while reading (unreadable input, bad lines)."""
+    suppressions: tuple[Suppression, ...] = ()
+    selections: tuple[Selection, ...] = ()
 
 
 @dataclass(frozen=True)

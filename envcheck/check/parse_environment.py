@@ -86,13 +86,13 @@ def parse_conda_spec(text: str, loc: Location) -> tuple[Optional[Pin], Optional[
     return Pin(normalise_name(name), pep, loc, text, source="conda"), None
 
 
-def parse_environment(text: str, path: str) -> ParsedFile:
-    """Parse environment.yml text. Raises InputError (path:line) for invalid YAML."""
+def compose_yaml(text: str, path: str) -> Any:
+    """The YAML node tree of ``text`` (line marks kept); InputError (path:line) if invalid."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        root = yaml.compose(text, Loader=loader)
+        return yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -101,6 +101,13 @@ def parse_environment(text: str, path: str) -> ParsedFile:
         raise InputError(path, None, f"invalid YAML: {exc}") from None
     except RecursionError:
         raise InputError(path, None, "invalid YAML: nested too deeply") from None
+
+
+def parse_environment(text: str, path: str) -> ParsedFile:
+    """Parse environment.yml text. Raises InputError (path:line) for invalid YAML."""
+    import yaml
+
+    root = compose_yaml(text, path)
     if root is None:
         return ParsedFile(path)
     if not isinstance(root, yaml.MappingNode):

@@ -25,12 +25,14 @@ from envcheck.check.model import (
     Pin,
     Problem,
     PythonBound,
+    SystemCuda,
 )
 from envcheck.check.parse_environment import parse_conda_spec
 from envcheck.check.parse_requirements import merge, normalise_name, parse_requirement_text
 from envcheck.errors import InputError
 
-ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python")
+ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python", "select", "ignore")
+TARGET_KEYS = ("min-driver", "gpus", "platforms", "python")
 PLATFORMS = ("linux", "linux-aarch64", "windows", "wsl", "macos")
 
 
@@ -44,6 +46,13 @@ class ParsedPyproject:
     """Optional dependencies / groups / pixi features: each installed with the base."""
     declared: Optional[DeclaredTarget] = None
     problems: tuple[Problem, ...] = ()
+    base_environment: bool = True
+    """Whether ``base`` alone is an environment (pixi: only when no ``[environments]`` omit it)."""
+    select: tuple[str, ...] = ()
+    """``select`` of [tool.envcheck]: report only these codes (prefixes: ``EC1``)."""
+    ignore: tuple[str, ...] = ()
+    extras_standalone: bool = False
+    """Whether each extra is a whole environment (pixi ``[environments]``), not base + extra."""
 
 
 class _Lines:
@@ -158,62 +167,112 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
             path, lines.header("dependency-groups") + 1, "[dependency-groups] must be a table"
         )
     group_start = lines.header("dependency-groups")
-    for name in groups:
-        parsed, loop = _group(name, groups, path, lines, group_start, ())
-        problems.extend(loop)
-        extras.append((f"group {name}", parsed))
+    expanded, loops = _groups(groups, path, lines, group_start)
+    problems.extend(loops)
+    extras += [(f"group {name}", parsed) for name, parsed in expanded.items()]
     indexes, sources, uv_problems = _uv(doc, path, lines)
     problems.extend(uv_problems)
+    if "poetry" in _table(doc, "tool", path, lines):
+        poetry = _poetry(doc, path, lines)
+        base = merge(path, [base, poetry.base])
+        python = python or poetry.python
+        extras += list(poetry.extras)
+        indexes = indexes + poetry.indexes
+        sources = {**poetry.sources, **sources}
+        problems.extend(poetry.problems)
     base = _bind(base, indexes, sources, python)
     extras = [(n, _bind(p, indexes, sources, ())) for n, p in extras]
     declared, target_problems = _declared(doc, path, lines)
     problems.extend(target_problems)
-    return ParsedPyproject(path, base, tuple(extras), declared, tuple(problems))
+    select, ignore = _selection(doc, path, lines)
+    return ParsedPyproject(
+        path, base, tuple(extras), declared, tuple(problems), select=select, ignore=ignore
+    )
 
 
-def _group(
-    name: str,
-    groups: Mapping[str, Any],
-    path: str,
-    lines: _Lines,
-    start: int,
-    seen: tuple[str, ...],
-) -> tuple[ParsedFile, list[Problem]]:
-    """A PEP 735 group with its ``{include-group = ...}`` entries expanded."""
-    line = lines.key(name, start)
-    if name in seen:
-        chain = " -> ".join((*seen, name))
-        return ParsedFile(path), [
-            Problem(
-                Location(path, line),
-                INCLUDE_LOOP,
-                f"dependency group include loop: {chain}",
-                UNREADABLE,
-            )
-        ]
-    if name not in groups:
-        raise InputError(path, line, f"include-group names an unknown group {name!r}")
-    items = groups[name]
-    if not isinstance(items, list):
-        raise InputError(path, line, f"dependency group {name!r} must be a list")
-    strings: list[str] = []
-    parts: list[ParsedFile] = []
+def _groups(
+    groups: Mapping[str, Any], path: str, lines: _Lines, start: int
+) -> tuple[dict[str, ParsedFile], list[Problem]]:
+    """Every PEP 735 group with its ``{include-group = ...}`` entries expanded.
+
+    Each group's own requirements are read once and what it includes is
+    remembered per group (a DAG, not a tree: fan-out cannot multiply the work),
+    walked with an explicit stack (a 1 500-group chain is no RecursionError).
+    """
+    own: dict[str, ParsedFile] = {}
+    includes: dict[str, list[str]] = {}
+    line_of: dict[str, Optional[int]] = {}
+    for name, items in groups.items():
+        line = lines.key(name, start)
+        line_of[name] = line
+        if not isinstance(items, list):
+            raise InputError(path, line, f"dependency group {name!r} must be a list")
+        strings: list[str] = []
+        included: list[str] = []
+        for item in items:
+            if isinstance(item, str):
+                strings.append(item)
+            elif isinstance(item, Mapping) and isinstance(item.get("include-group"), str):
+                if item["include-group"] not in groups:
+                    raise InputError(
+                        path,
+                        line,
+                        f"include-group names an unknown group {item['include-group'][:80]!r}",
+                    )
+                included.append(item["include-group"])
+            else:
+                raise InputError(
+                    path,
+                    line,
+                    f"dependency group {name!r}: entries must be strings or"
+                    " {include-group = ...}",
+                )
+        own[name] = _requirements(strings, path, lines, (line or 1) - 1)
+        includes[name] = included
+    reach: dict[str, tuple[str, ...]] = {}
     problems: list[Problem] = []
-    for item in items:
-        if isinstance(item, str):
-            strings.append(item)
-        elif isinstance(item, Mapping) and isinstance(item.get("include-group"), str):
-            sub, loop = _group(item["include-group"], groups, path, lines, start, (*seen, name))
-            parts.append(sub)
-            problems.extend(loop)
-        else:
-            raise InputError(
-                path,
-                line,
-                f"dependency group {name!r}: entries must be strings or {{include-group = ...}}",
-            )
-    parts.insert(0, _requirements(strings, path, lines, (line or 1) - 1))
-    return merge(path, parts), problems
+    loops: set[frozenset[str]] = set()
+    for root in groups:
+        if root in reach:
+            continue
+        frames: list[list[Any]] = [[root, 0]]
+        on_stack = [root]
+        while frames:
+            frame = frames[-1]
+            name, index = frame
+            children = includes[name]
+            if index < len(children):
+                frame[1] = index + 1
+                child = children[index]
+                if child in on_stack:
+                    cycle = frozenset(on_stack[on_stack.index(child) :])
+                    if cycle not in loops:
+                        loops.add(cycle)
+                        chain = " -> ".join([*on_stack, child])
+                        problems.append(
+                            Problem(
+                                Location(path, line_of[name]),
+                                INCLUDE_LOOP,
+                                f"dependency group include loop: {chain}",
+                                UNREADABLE,
+                            )
+                        )
+                elif child not in reach:
+                    frames.append([child, 0])
+                    on_stack.append(child)
+                continue
+            frames.pop()
+            on_stack.pop()
+            order: dict[str, None] = {}
+            for child in children:
+                if child in reach:
+                    order.setdefault(child)
+                    for grandchild in reach[child]:
+                        order.setdefault(grandchild)
+            order.pop(name, None)
+            reach[name] = tuple(order)
+    expanded = {name: merge(path, [own[name], *(own[g] for g in reach[name])]) for name in groups}
+    return expanded, problems
 
 
 def _uv(
@@ -288,8 +347,6 @@ def _declared(
     doc: Mapping[str, Any], path: str, lines: _Lines
 ) -> tuple[Optional[DeclaredTarget], list[Problem]]:
     table = _table(doc, "tool.envcheck", path, lines)
-    if not table:
-        return None, []
     start = lines.header("tool.envcheck")
     problems = []
     for key in table:
@@ -302,6 +359,8 @@ def _declared(
                     UNREADABLE,
                 )
             )
+    if not any(key in table for key in TARGET_KEYS):
+        return None, problems
     min_driver = table.get("min-driver")
     if min_driver is not None and not isinstance(min_driver, (str, int)):
         raise InputError(
@@ -388,11 +447,278 @@ def parse_pixi(text: str, path: str) -> ParsedPyproject:
                     problems=() if problem is None else (problem,),
                 )
             )
+        system = _table(doc, f"{prefix}system-requirements", path, lines)
+        if "cuda" in system:
+            cuda = system["cuda"]
+            line = lines.key("cuda", lines.header(f"{prefix}system-requirements"))
+            if not isinstance(cuda, (str, int, float)) or isinstance(cuda, bool):
+                raise InputError(
+                    path, line, 'system-requirements cuda must be a string like "12.0"'
+                )
+            parts.append(
+                ParsedFile(path, system_cuda=(SystemCuda(str(cuda), Location(path, line)),))
+            )
         return merge(path, parts)
 
     features = doc.get("feature", {})
-    extras = []
-    if isinstance(features, Mapping):
-        for name in features:
-            extras.append((f"feature {name}", env(f"feature.{name}.")))
+    if not isinstance(features, Mapping):
+        features = {}
+    environments = doc.get("environments")
+    if isinstance(environments, Mapping) and environments:
+        # Each environment: the default feature (unless left out) plus its features.
+        default = env("")
+        extras = []
+        env_line = lines.header("environments") + 1
+        for name, spec in environments.items():
+            wanted = spec.get("features", []) if isinstance(spec, Mapping) else spec
+            if not isinstance(wanted, list) or not all(isinstance(f, str) for f in wanted):
+                raise InputError(
+                    path, env_line, f"environment {name!r}: features must be a list of strings"
+                )
+            no_default = isinstance(spec, Mapping) and spec.get("no-default-feature", False)
+            parts = [] if no_default else [default]
+            for feature in wanted:
+                if feature not in features:
+                    raise InputError(
+                        path,
+                        lines.key(name, env_line - 1),
+                        f"environment {name!r} names an unknown feature {feature!r}",
+                    )
+                parts.append(env(f"feature.{feature}."))
+            extras.append((f"environment {name}", merge(path, parts)))
+        has_default = "default" in environments
+        return ParsedPyproject(
+            path, default, tuple(extras), base_environment=not has_default, extras_standalone=True
+        )
+    extras = [(f"feature {name}", env(f"feature.{name}.")) for name in features]
     return ParsedPyproject(path, env(""), tuple(extras))
+
+
+# -- Poetry -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Poetry:
+    base: ParsedFile
+    extras: tuple[tuple[str, ParsedFile], ...]
+    indexes: tuple[IndexRef, ...]
+    sources: Mapping[str, tuple[str, Location]]
+    python: tuple[PythonBound, ...]
+    problems: tuple[Problem, ...]
+
+
+def poetry_to_pep440(constraint: str) -> Optional[str]:
+    """Translate a Poetry version constraint to a PEP 440 specifier set.
+
+    ``^1.2.3`` → ``>=1.2.3,<2.0.0``; ``~1.2`` → ``>=1.2,<1.3``; ``2.1.0`` →
+    ``==2.1.0``; ``2.1.*`` → ``==2.1.*``; ``*`` → any. Returns None for what
+    one PEP 440 set cannot say (``||`` alternatives).
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    text = constraint.strip()
+    if text in ("", "*"):
+        return ""
+    if "||" in text or "|" in text:
+        return None
+    parts: list[str] = []
+    for raw in re.split(r"\s*,\s*|\s+(?=[<>=!~^])", text):
+        part = raw.strip()
+        if not part or part == "*":
+            continue
+        if part[0] in "^~" and not part.startswith("~="):
+            version = part[1:].strip()
+            nums = version.split("+")[0].split(".")
+            if not all(n.isdigit() for n in nums):
+                return None
+            ints = [int(n) for n in nums]
+            if part[0] == "^":
+                # The first non-zero component may not change.
+                pos = next((i for i, n in enumerate(ints) if n != 0), len(ints) - 1)
+            else:
+                pos = 0 if len(ints) == 1 else 1
+            upper = [*ints[:pos], ints[pos] + 1]
+            parts += [f">={version}", "<" + ".".join(str(n) for n in upper)]
+        elif part[0].isdigit():
+            parts.append(f"=={part}")
+        elif part.startswith("=") and not part.startswith("=="):
+            parts.append(f"=={part[1:].strip()}")
+        else:
+            parts.append(part.replace(" ", ""))
+    out = ",".join(parts)
+    try:
+        SpecifierSet(out)
+    except InvalidSpecifier:
+        return None
+    return out
+
+
+def _poetry_table(
+    table: Mapping[str, Any],
+    path: str,
+    lines: _Lines,
+    start: int,
+    sources: Mapping[str, Any],
+    optional: dict[str, Pin],
+) -> tuple[ParsedFile, tuple[PythonBound, ...], dict[str, tuple[str, Location]]]:
+    """One ``dependencies`` table: pins, the python bound, per-package sources."""
+    from envcheck.check.model import INVALID_REQUIREMENT, WARNING
+
+    pins: list[Pin] = []
+    problems: list[Problem] = []
+    python: list[PythonBound] = []
+    bound: dict[str, tuple[str, Location]] = {}
+    for name, spec in table.items():
+        loc = Location(path, lines.key(name, start))
+        specs = spec if isinstance(spec, list) else [spec]
+        for one in specs:
+            if isinstance(one, str):
+                version, extras, source = one, [], None
+            elif isinstance(one, Mapping):
+                if any(k in one for k in ("git", "path", "url")):
+                    continue  # not from an index
+                version = one.get("version", "*")
+                extras = one.get("extras", [])
+                source = one.get("source")
+            else:
+                raise InputError(path, loc.line, f"{name}: must be a version string or a table")
+            if not isinstance(version, str) or not isinstance(extras, list):
+                raise InputError(path, loc.line, f"{name}: version must be a string")
+            pep = poetry_to_pep440(version)
+            if name == "python":
+                if pep:
+                    python.append(PythonBound(pep, f"python {version}", loc))
+                continue
+            if pep is None:
+                problems.append(
+                    Problem(
+                        loc,
+                        INVALID_REQUIREMENT,
+                        f"cannot read the version in {name} = {version!r}; not checked",
+                        WARNING,
+                    )
+                )
+                continue
+            extra_text = f"[{','.join(str(e) for e in extras)}]" if extras else ""
+            pin, problem = parse_requirement_text(f"{name}{extra_text}{pep}", loc)
+            if problem is not None:
+                problems.append(problem)
+            if pin is None:
+                continue
+            if isinstance(source, str):
+                if source not in sources:
+                    raise InputError(
+                        path, loc.line, f"{name}: source {source!r} is not a [[tool.poetry.source]]"
+                    )
+                bound.setdefault(pin.name, sources[source])
+            if isinstance(one, Mapping) and one.get("optional", False):
+                optional[pin.name] = pin  # installed only with an extra that names it
+            else:
+                pins.append(pin)
+            break  # several marker-split constraints: the first one
+    return ParsedFile(path, pins=tuple(pins), problems=tuple(problems)), tuple(python), bound
+
+
+def _poetry(doc: Mapping[str, Any], path: str, lines: _Lines) -> _Poetry:
+    """``[tool.poetry]``: dependencies, groups (and dev-dependencies) and sources."""
+    poetry = _table(doc, "tool.poetry", path, lines)
+    poetry_start = lines.header("tool.poetry")
+    # Sources: explicit ones serve only the packages that name them; the first
+    # primary (or legacy default) one replaces PyPI, like pip's --index-url.
+    named: dict[str, tuple[str, Location]] = {}
+    indexes: list[IndexRef] = []
+    entries = poetry.get("source", [])
+    if not isinstance(entries, list):
+        raise InputError(
+            path,
+            lines.key("source", poetry_start),
+            "[[tool.poetry.source]] must be an array of tables",
+        )
+    source_start = lines.header("tool.poetry.source")
+    for entry in entries:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            raise InputError(path, source_start + 1, "each [[tool.poetry.source]] needs a name")
+        url = entry.get("url")
+        if not isinstance(url, str):
+            continue  # PyPI named as a source: the default index
+        loc = Location(path, lines.string(url, source_start))
+        named[entry["name"]] = (url, loc)
+        priority = entry.get("priority", "default" if entry.get("default") else "primary")
+        if entry.get("secondary"):
+            priority = "supplemental"
+        if priority == "explicit":
+            continue
+        primary = priority in ("primary", "default") and not any(
+            i.kind == "index-url" for i in indexes
+        )
+        indexes.append(IndexRef(url, "index-url" if primary else "extra-index-url", loc))
+    deps_start = lines.header("tool.poetry.dependencies")
+    optional: dict[str, Pin] = {}
+    base, python, sources = _poetry_table(
+        _table(doc, "tool.poetry.dependencies", path, lines),
+        path,
+        lines,
+        deps_start,
+        named,
+        optional,
+    )
+    extras: list[tuple[str, ParsedFile]] = []
+    poetry_extras = poetry.get("extras", {})
+    if not isinstance(poetry_extras, Mapping):
+        raise InputError(
+            path, lines.key("extras", poetry_start), "[tool.poetry.extras] must be a table"
+        )
+    for extra, names in poetry_extras.items():
+        wanted = _str_list(
+            names, path, lines.key(extra, lines.header("tool.poetry.extras")), f"extras.{extra}"
+        )
+        chosen = [optional[n] for n in map(normalise_name, wanted) if n in optional]
+        extras.append((f"extra {extra}", ParsedFile(path, pins=tuple(chosen))))
+    problems: list[Problem] = []
+    groups = poetry.get("group", {})
+    if not isinstance(groups, Mapping):
+        raise InputError(
+            path, lines.key("group", poetry_start), "[tool.poetry.group] must be a table"
+        )
+    tables = [(name, f"tool.poetry.group.{name}.dependencies") for name in groups]
+    if "dev-dependencies" in poetry:
+        tables.append(("dev", "tool.poetry.dev-dependencies"))
+    for name, dotted in tables:
+        start = lines.header(dotted)
+        parsed, _, bound = _poetry_table(
+            _table(doc, dotted, path, lines), path, lines, start, named, {}
+        )
+        for pkg, where in bound.items():
+            sources.setdefault(pkg, where)
+        extras.append((f"group {name}", parsed))
+    return _Poetry(base, tuple(extras), tuple(indexes), sources, python, tuple(problems))
+
+
+_CODE_PATTERN = re.compile(r"^(?:ALL|EC\d{0,3})$")
+
+
+def parse_codes(values: Any, what: str) -> tuple[str, ...]:
+    """``["EC1", "EC201"]`` or ``"EC1,EC201"`` → codes; ValueError names a bad one."""
+    if isinstance(values, str):
+        values = values.split(",")
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f'{what} must be a list of codes like "EC103"')
+    codes = tuple(v.strip().upper() for v in values if v.strip())
+    for code in codes:
+        if not _CODE_PATTERN.match(code):
+            raise ValueError(f"{what}: {code[:20]!r} is not a code (EC103, a prefix EC1, or ALL)")
+    return codes
+
+
+def _selection(
+    doc: Mapping[str, Any], path: str, lines: _Lines
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    table = _table(doc, "tool.envcheck", path, lines)
+    start = lines.header("tool.envcheck")
+    out = []
+    for key in ("select", "ignore"):
+        try:
+            out.append(parse_codes(table.get(key, []), f"[tool.envcheck] {key}"))
+        except ValueError as exc:
+            raise InputError(path, lines.key(key, start), str(exc)) from None
+    return out[0], out[1]

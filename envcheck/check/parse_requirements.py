@@ -29,7 +29,9 @@ from envcheck.check.model import (
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
 
-_COMMENT = re.compile(r"(^|\s+)#.*$")
+# A ``#`` at the line start or after whitespace starts a comment. One character of
+# look-behind, never ``\s+``: every pattern here runs in linear time on hostile lines.
+_COMMENT = re.compile(r"(?:^|(?<=\s))#")
 _LOCAL = re.compile(r"^(?:===?)\s*[^+]*\+([A-Za-z0-9.]+)$")
 
 # Options taking a value; the value decides what we record.
@@ -60,6 +62,16 @@ def normalise_name(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _strip_comment(line: str) -> str:
+    m = _COMMENT.search(line)
+    return (line if m is None else line[: m.start()]).strip()
+
+
+def _squash(text: str) -> str:
+    """Runs of whitespace as one space (linear; keeps the patterns below linear too)."""
+    return " ".join(text.split())
+
+
 def logical_lines(text: str) -> list[tuple[int, str]]:
     """Join backslash continuations and drop comments: (first line number, text)."""
     out: list[tuple[int, str]] = []
@@ -73,12 +85,12 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
             buffer.append(line[:-1])
             continue
         buffer.append(line)
-        joined = _COMMENT.sub("", " ".join(buffer)).strip()
+        joined = _strip_comment(" ".join(buffer))
         buffer = []
         if joined:
             out.append((start, joined))
     if buffer:
-        joined = _COMMENT.sub("", " ".join(buffer)).strip()
+        joined = _strip_comment(" ".join(buffer))
         if joined:
             out.append((start, joined))
     return out
@@ -104,7 +116,7 @@ def parse_requirement_text(
 ) -> tuple[Optional[Pin], Optional[Problem]]:
     """One requirement string (``tensorflow[and-cuda]==2.16.1; python_version>'3.8'``)."""
     # Per-requirement options (--hash=...) follow the requirement.
-    req_text = re.split(r"\s+--?[A-Za-z]", " " + text, maxsplit=1)[0].strip()
+    req_text = re.split(r"\s--?[A-Za-z]", " " + _squash(text), maxsplit=1)[0].strip()
     if not req_text:
         return None, None
     if _is_path_or_url(req_text):
@@ -210,7 +222,7 @@ _LOCAL_PROJECT = re.compile(r"^(\.{1,2}(?:/[^\s\[;]*)?)\s*(?:\[([^\]]*)\])?\s*(?
 
 def _local_project(text: str, loc: Location) -> Optional[ParsedFile]:
     """``.``, ``./sub[gpu]``: a local project directory, an include of its pyproject."""
-    text = text.strip()
+    text = _squash(text)
     if text[:1] in ("'", '"'):
         text = _unquote(text)
     m = _LOCAL_PROJECT.match(text)
@@ -236,6 +248,7 @@ def merge(path: str, parts: list[ParsedFile]) -> ParsedFile:
         includes=tuple(i for part in parts for i in part.includes),
         python=tuple(b for part in parts for b in part.python),
         problems=tuple(p for part in parts for p in part.problems),
+        system_cuda=tuple(c for part in parts for c in part.system_cuda),
     )
 
 

@@ -23,7 +23,7 @@ def test_manifest_fields() -> None:
     assert hook["id"] == "envcheck-check"
     assert hook["entry"] == "envcheck check"
     assert hook["language"] == "python"
-    assert hook["pass_filenames"] is False
+    assert hook["pass_filenames"] is True
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,14 @@ def test_manifest_fields() -> None:
         ("pixi.toml", True),
         ("README.md", False),
         ("src/requirements.py", False),
+        ("environment-gpu.yml", True),
+        ("services/api/uv.lock", True),
+        ("poetry.lock", True),
+        ("pixi.lock", True),
+        ("conda-lock.yml", True),
+        ("linux.conda-lock.yml", True),
         ("my-environment.yml", False),
+        ("uv.lock.bak", False),
         ("pyproject.toml.bak", False),
         ("docs/requirements/nested/x.txt", False),
     ],
@@ -47,3 +54,28 @@ def test_manifest_fields() -> None:
 def test_files_regex(path: str, runs: bool) -> None:
     pattern = re.compile(str(_hook()["files"]))
     assert bool(pattern.search(path)) is runs
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "requirements.txt",
+        "requirements/base.txt",
+        "environment-gpu.yml",
+        "pyproject.toml",
+        "pixi.toml",
+        "uv.lock",
+        "poetry.lock",
+        "pixi.lock",
+        "conda-lock.yml",
+        "linux-64.conda-lock.yml",
+    ],
+)
+def test_the_hook_runs_for_every_file_check_discovers(path: str, tmp_path: Path) -> None:
+    from envcheck.check.discover import discover
+
+    target = tmp_path / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("", encoding="utf-8")
+    assert [p.relative_to(tmp_path).as_posix() for p in discover(tmp_path)] == [path]
+    assert re.search(str(_hook()["files"]), path)

@@ -81,3 +81,91 @@ def test_hook_through_pre_commit(tmp_path: Path) -> None:
     skipped = _run(argv, project, env)
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
     assert "(no files to check)Skipped" in skipped.stdout
+
+
+POETRY_ML = """\
+[tool.poetry]
+name = "ml"
+version = "0.1.0"
+
+[tool.poetry.dependencies]
+python = "^3.11"
+torch = { version = "2.8.0", source = "pytorch" }
+
+[[tool.poetry.source]]
+name = "pytorch"
+url = "https://download.pytorch.org/whl/cu128"
+priority = "explicit"
+"""
+
+PIXI_SIM = """\
+[workspace]
+name = "sim"
+channels = ["conda-forge"]
+platforms = ["linux-64"]
+
+[system-requirements]
+cuda = "12.0"
+
+[dependencies]
+python = "3.11.*"
+cuda-version = "12.6.*"
+pytorch = "2.5.*"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.real_machine
+@pytest.mark.network
+def test_monorepo_hook_through_pre_commit(tmp_path: Path) -> None:
+    """Three projects (requirements, poetry, pixi), one broken: the hook names its line."""
+    pytest.importorskip("pre_commit", reason="install the test extra: pip install -e .[test]")
+    repo = tmp_path / "monorepo"
+    files = {
+        "README.md": "demo\n",
+        "services/api/requirements.txt": (
+            "--index-url https://download.pytorch.org/whl/cu118\ntorch==2.8.0\n"
+        ),
+        "services/ml/pyproject.toml": POETRY_ML,
+        "services/sim/pixi.toml": PIXI_SIM,
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "PRE_COMMIT_COLOR": "never",
+        "ENVCHECK_MATRIX": "bundled",
+    }
+    argv = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "envcheck-check"]
+
+    # The staged files are passed to the hook; it checks the projects they belong to.
+    failed = _run(argv, repo, env)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert (
+        "services/api/requirements.txt:2: EC103 torch==2.8.0: https://download.pytorch.org/whl/cu118"
+        in failed.stdout
+    )
+    assert "envcheck check: 3 files checked, 1 problem" in failed.stdout
+
+    (repo / "services/api/requirements.txt").write_text(
+        "--index-url https://download.pytorch.org/whl/cu128\ntorch==2.8.0\n", encoding="utf-8"
+    )
+    _git(repo, "add", ".")
+    passed = _run(argv, repo, env)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "Passed" in passed.stdout
+    _git(repo, "commit", "-q", "-m", "three projects")
+
+    # A commit touching only the poetry project checks only that project.
+    (repo / "services/ml/pyproject.toml").write_text(
+        POETRY_ML.replace("/cu128", "/cu118"), encoding="utf-8"
+    )
+    _git(repo, "add", ".")
+    broken = _run(argv, repo, env)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "services/ml/pyproject.toml:7: EC103 torch==2.8.0" in broken.stdout
+    assert "envcheck check: 1 file checked, 1 problem" in broken.stdout

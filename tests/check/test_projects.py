@@ -55,16 +55,22 @@ def test_expected_exit_codes() -> None:
 @pytest.mark.usefixtures("check_matrix_env")
 def test_paths_given_explicitly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(PROJECTS)
+    # A file checks the whole project it belongs to: the pyproject.toml beside it too.
     code, out, err = run_cli("check", "pytorch-research/requirements.txt", "healthy")
     assert code == 1
     assert out.splitlines() == [
+        (
+            "pytorch-research/pyproject.toml:4: EC105 requires-python >=3.8 allows Python 3.8,"
+            " which torch==2.8.0 (pytorch-research/pyproject.toml:6) does not support"
+            " (Python 3.9 to 3.13)"
+        ),
         (
             "pytorch-research/requirements.txt:5: EC103 torch==2.8.0:"
             " https://download.pytorch.org/whl/cu118"
             " (from pytorch-research/requirements.txt:2) has no 2.8.0;"
             " it was published for cu126, cu128, cu129, cpu, rocm6.4"
         ),
-        "envcheck check: 4 files checked, 1 problem",
+        "envcheck check: 6 files checked, 2 problems",
     ]
     assert err == ""
 
@@ -99,7 +105,9 @@ def test_missing_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli("check", "nope.txt")
     assert code == 2
-    assert err == "nope.txt: EC001 dependency file not found\n"
+    # Every diagnostic goes to stdout: `envcheck check > report.txt` keeps them all.
+    assert out.splitlines()[0] == "nope.txt: EC001 dependency file not found"
+    assert err == ""
 
 
 @pytest.mark.usefixtures("check_matrix_env")
@@ -108,7 +116,7 @@ def test_enormous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli("check")
     assert code == 2
-    assert err == "requirements.txt: EC001 dependency file is larger than 4 MiB\n"
+    assert out.splitlines()[0] == "requirements.txt: EC001 dependency file is larger than 4 MiB"
 
 
 @pytest.mark.usefixtures("check_matrix_env")
@@ -136,7 +144,12 @@ def test_target_flags_override_the_declaration(monkeypatch: pytest.MonkeyPatch) 
             " (declared at pyproject.toml:7): torch 2.5.0 (cu124) has no kernels for sm_120"
             " (built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
         ),
-        "envcheck check: 1 file checked, 1 problem",
+        (
+            "requirements.txt:2: EC106 torch==2.5.1 cannot serve linux; driver 550; sm_120"
+            " (declared at pyproject.toml:7): torch 2.5.1 (cu124) has no kernels for sm_120"
+            " (built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
+        ),
+        "envcheck check: 3 files checked, 2 problems",
     ]
     assert run_cli("check", "--python-version", "3.8", "requirements.txt").exit_code == 1
     assert run_cli("check", "--gpu", "sm_89", "requirements.txt").exit_code == 0
