@@ -42,27 +42,6 @@ if TYPE_CHECKING:
     from envcheck.matrix.rows import Build
 
 # Distribution (pip) and package (conda) names of the frameworks the matrix covers.
-PIP_FRAMEWORKS = {
-    "torch": "torch",
-    "tensorflow": "tensorflow",
-    "tensorflow-gpu": "tensorflow",
-    "tensorflow-cpu": "tensorflow",
-    "jax": "jax",
-    "jaxlib": "jax",
-    "onnxruntime": "onnxruntime",
-    "onnxruntime-gpu": "onnxruntime",
-    "paddlepaddle": "paddle",
-    "paddlepaddle-gpu": "paddle",
-}
-CONDA_FRAMEWORKS = {
-    "pytorch": "torch",
-    "tensorflow": "tensorflow",
-    "tensorflow-gpu": "tensorflow",
-    "jaxlib": "jax",
-    "cupy": "cupy",
-    "onnxruntime": "onnxruntime",
-    "paddlepaddle-gpu": "paddle",
-}
 # conda packages whose version is the environment's CUDA version.
 CONDA_CUDA_PINS = (
     "cudatoolkit",
@@ -203,11 +182,11 @@ def _representatives(components: Sequence[Component]) -> list[Component]:
 
 
 def framework_of(pin: Pin) -> Optional[str]:
-    if pin.source == "conda":
-        return CONDA_FRAMEWORKS.get(pin.name)
-    if _CUPY.match(pin.name):
-        return "cupy"
-    return PIP_FRAMEWORKS.get(pin.name)
+    """The framework whose builds judge ``pin`` (keras pins are checked elsewhere)."""
+    from envcheck import names
+
+    framework = names.framework_of(pin.name, conda=pin.source == "conda", aliases=False)
+    return None if framework == "keras" else framework
 
 
 def _norm_url(url: Optional[str]) -> str:
