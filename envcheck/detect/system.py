@@ -8,10 +8,13 @@ holds the only ``subprocess`` call in ``envcheck.detect``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +22,15 @@ from typing import Any, Callable, Optional
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds any probe subprocess may run (a hung nvidia-smi costs at most this)."""
+
+MAX_OUTPUT = 4 * 1024 * 1024
+"""Bytes kept per stream; a tool that streams past this is killed."""
+
+DETECT_BUDGET = 20.0
+"""Seconds all probe subprocesses of one detection may take together."""
+
+_EXIT_GRACE = 0.5
+"""After the tool exits, seconds to wait for children still holding its pipes."""
 
 
 @dataclass(frozen=True)
@@ -49,29 +61,146 @@ class CommandResult:
 Runner = Callable[[Sequence[str], float], CommandResult]
 
 
-def run_command(argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
-    """Run ``argv`` without a shell and with a timeout; never raises for failures."""
+def run_command(
+    argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, max_output: int = MAX_OUTPUT
+) -> CommandResult:
+    """Run ``argv`` without a shell, bounded in time and output; never raises.
+
+    The tool runs in its own session (process group) so that on a timeout, an
+    output overflow or children outliving it, the whole group is killed, not
+    just the direct child. Each stream keeps at most ``max_output`` bytes.
+    """
+    posix = os.name == "posix"
     try:
-        proc = subprocess.run(  # noqa: S603 - argv tuple, no shell
+        proc = subprocess.Popen(  # noqa: S603 - argv tuple, no shell
             list(argv),
-            capture_output=True,
-            timeout=timeout,
-            check=False,
             stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=posix,
         )
-    except subprocess.TimeoutExpired:
-        return CommandResult(None, timed_out=True, error=f"timed out after {timeout:g}s")
     except FileNotFoundError:
         return CommandResult(None, error="not found")
     except PermissionError:
         return CommandResult(None, error="permission denied")
     except OSError as exc:
         return CommandResult(None, error=exc.strerror or str(exc))
+    if not posix:  # pragma: no cover - Windows: no selectable pipes
+        return _communicate(proc, timeout, max_output)
+    return _pump(proc, timeout, max_output)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the tool and every process in its group; never raises."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> CommandResult:
+    """Read both pipes with a bound on bytes and on time (POSIX)."""
+    import selectors
+
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    deadline = time.monotonic() + max(0.0, timeout)
+    out, err = bytearray(), bytearray()
+    buffers = {proc.stdout.fileno(): out, proc.stderr.fileno(): err}
+    sel = selectors.DefaultSelector()
+    for pipe in (proc.stdout, proc.stderr):
+        sel.register(pipe, selectors.EVENT_READ)
+    error: Optional[str] = None
+    timed_out = False
+    exited_at: Optional[float] = None
+    stragglers = False
+    try:
+        while sel.get_map() and error is None:
+            now = time.monotonic()
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > _EXIT_GRACE:
+                stragglers = True  # children of the tool still hold its pipes
+                break
+            if now >= deadline:
+                timed_out = True
+                error = f"timed out after {timeout:g}s"
+                break
+            if exited_at is None:
+                wait = min(deadline - now, 0.2)  # notice an exit while children keep the pipes
+            else:
+                wait = min(deadline, exited_at + _EXIT_GRACE) - now + 0.01
+            for key, _ in sel.select(wait):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = buffers[key.fd]
+                room = max_output - len(buf)
+                buf += chunk[:room]
+                if len(chunk) > room:
+                    error = f"output exceeded {max_output} bytes"
+    finally:
+        sel.close()
+    if error is not None or stragglers or proc.poll() is None:
+        _kill_group(proc)
+    try:
+        returncode: Optional[int] = proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
+        returncode = None
+    proc.stdout.close()
+    proc.stderr.close()
     return CommandResult(
-        proc.returncode,
-        proc.stdout.decode("utf-8", "replace"),
-        proc.stderr.decode("utf-8", "replace"),
+        None if error is not None else returncode,
+        _decode(bytes(out)),
+        _decode(bytes(err)),
+        timed_out=timed_out,
+        error=error,
     )
+
+
+def _communicate(
+    proc: subprocess.Popen[bytes], timeout: float, max_output: int
+) -> CommandResult:  # pragma: no cover - Windows only
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return CommandResult(None, timed_out=True, error=f"timed out after {timeout:g}s")
+    return CommandResult(
+        proc.returncode, _decode(stdout[:max_output]), _decode(stderr[:max_output])
+    )
+
+
+class BudgetedRunner:
+    """A runner that shares one time budget across every command it runs.
+
+    Each command gets ``min(its own timeout, what is left)``; once the budget
+    is spent, commands are not started and come back as timed out.
+    """
+
+    def __init__(self, run: Runner, budget: float = DETECT_BUDGET) -> None:
+        self._run = run
+        self.deadline = time.monotonic() + budget
+        self.budget = budget
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def __call__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
+        left = self.remaining()
+        if left <= 0.05:
+            return CommandResult(
+                None,
+                timed_out=True,
+                error=f"not run: detection time budget of {self.budget:g}s spent",
+            )
+        return self._run(argv, min(timeout, left))
 
 
 @dataclass(frozen=True)
