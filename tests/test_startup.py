@@ -44,3 +44,37 @@ def test_detect_and_doctor_never_import_frameworks(command: list[str]) -> None:
     _, modules = loaded_modules(*command)
     assert not modules & FRAMEWORKS
     assert "requests" not in modules
+
+
+@pytest.mark.real_machine
+def test_version_is_answered_before_click_is_imported() -> None:
+    probe = (
+        "import sys; from envcheck._entry import main; code = main(['--version']); "
+        "print('@@', code, 'click' in sys.modules)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stdout.splitlines() == ["envcheck, version " + _version(), "@@ 0 False"]
+
+
+def _version() -> str:
+    from envcheck import __version__
+
+    return __version__
+
+
+def test_ctrl_c_while_the_cli_is_imported_exits_130_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import types
+
+    from envcheck import _entry
+
+    class Interrupting(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "envcheck.cli", Interrupting("envcheck.cli"))
+    assert _entry.main(["detect"]) == 130
+    assert capsys.readouterr().err == "envcheck: interrupted\n"
