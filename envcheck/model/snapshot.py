@@ -8,7 +8,7 @@ Everything after detection (doctor, plan, check) is a pure function of a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, Optional
 
 from envcheck.model._fields import (
@@ -19,6 +19,7 @@ from envcheck.model._fields import (
     frozen_map,
     load_fields,
 )
+from envcheck.model._frozen import record
 
 SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
@@ -38,7 +39,7 @@ class _Model:
         return load_fields(cls, data, path)
 
 
-@dataclass(frozen=True)
+@record
 class Platform(_Model):
     os: Optional[str] = None
     """linux, windows or darwin."""
@@ -63,7 +64,7 @@ class Platform(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class PythonInfo(_Model):
     version: Optional[str] = None
     implementation: Optional[str] = None
@@ -83,7 +84,7 @@ class PythonInfo(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Driver(_Model):
     version: Optional[str] = None
     """The driver version as NVIDIA prints it (raw string, e.g. ``535.104.05``)."""
@@ -103,7 +104,7 @@ class Driver(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Gpu(_Model):
     index: Optional[int] = None
     name: Optional[str] = None
@@ -141,7 +142,7 @@ class Gpu(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class CudaToolkit(_Model):
     version: Optional[str] = None
     path: Optional[str] = None
@@ -155,7 +156,7 @@ class CudaToolkit(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Library(_Model):
     name: Optional[str] = None
     """cudnn, cublas, cudart, nccl, nvjitlink, tensorrt, ..."""
@@ -172,7 +173,7 @@ class Library(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Framework(_Model):
     name: Optional[str] = None
     """torch, tensorflow, jax, cupy, onnxruntime, paddle, keras, caffe."""
@@ -207,7 +208,7 @@ class Framework(_Model):
         object.__setattr__(self, "build", frozen_map(self.build))
 
 
-@dataclass(frozen=True)
+@record
 class ProbeError(_Model):
     probe: Optional[str] = None
     message: Optional[str] = None
@@ -218,7 +219,7 @@ class ProbeError(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot(_Model):
     """Everything envcheck knows about one machine and one Python environment."""
 
