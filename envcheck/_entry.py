@@ -22,14 +22,57 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stdout.write(f"envcheck, version {__version__}\n")
         sys.stdout.flush()
         return 0
+    _tolerate_encoding()
     try:
         from envcheck.cli import main as cli_main
 
-        return cli_main(args)
+        code = cli_main(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         # Ctrl-C before the CLI could install its own handling (during imports).
         sys.stderr.write("envcheck: interrupted\n")
         return INTERRUPTED
+    except BrokenPipeError:
+        # `envcheck doctor | head -1`: the reader left; that is not our error.
+        _silence_stdout()
+        return 0
+    if getattr(sys.stdout, "closed", False) is False and _stdout_broken():
+        _silence_stdout()
+    return code
+
+
+def _tolerate_encoding() -> None:
+    """Never crash on a character the output encoding lacks (PYTHONIOENCODING=ascii,
+    a legacy Windows console): such characters print as "?"."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if getattr(stream, "errors", "strict") == "strict":
+                stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _stdout_broken() -> bool:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail
+    again on the closed pipe (and print "Exception ignored ...")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def run() -> None:
