@@ -1,15 +1,20 @@
 """The console-script entry point: the cheapest possible start.
 
-``envcheck --version`` is answered here before click (or anything else) is
-imported, and Ctrl-C or a closed pipe while the CLI is still being imported end
-the process with the documented exit code instead of a traceback.
+``envcheck --version`` is answered here before click (or anything else, not
+even ``typing``) is imported; a plain ``detect --json`` (no terminal to show a
+spinner on) runs without click; Ctrl-C or a closed pipe while the CLI is still
+being imported end the process with the documented exit code instead of a
+traceback, and output streams never fail on a character they cannot encode.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Optional
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~4 ms)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Optional
 
 INTERRUPTED = 130
 
@@ -24,9 +29,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     _tolerate_encoding()
     try:
-        from envcheck.cli import main as cli_main
+        if args == ["detect", "--json"] and not _isatty(sys.stderr):
+            code = _detect_json()
+        else:
+            from envcheck.cli import main as cli_main
 
-        code = cli_main(args)
+            code = cli_main(args)
         sys.stdout.flush()
     except KeyboardInterrupt:
         # Ctrl-C before the CLI could install its own handling (during imports).
@@ -39,6 +47,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if getattr(sys.stdout, "closed", False) is False and _stdout_broken():
         _silence_stdout()
     return code
+
+
+def _detect_json() -> int:
+    """``envcheck detect --json`` with no other option and no terminal for a
+    progress spinner: the CLI's code path minus click's import (a third of
+    this command's start-up). Same detection, same JSON; detection records
+    its problems in the snapshot and never raises."""
+    from envcheck.detect import detect
+    from envcheck.snapshot_io import snapshot_to_text
+
+    sys.stdout.write(snapshot_to_text(detect()))
+    return 0
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
 
 
 def _tolerate_encoding() -> None:

@@ -9,7 +9,6 @@ detection itself never raises (except for KeyboardInterrupt).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable, Optional
 
 from envcheck.detect.context import Context
@@ -70,7 +69,7 @@ def detect(
     if system is None:
         system = real_system()
     # One time budget shared by every probe's subprocesses.
-    system = dataclasses.replace(system, run=BudgetedRunner(system.run, budget))
+    system = system.with_runner(BudgetedRunner(system.run, budget))
     ctx = Context()
     ran = []
     for name, fn in probes if probes is not None else _probes():

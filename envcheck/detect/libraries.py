@@ -18,6 +18,7 @@ A header's full version refines a bare ``libcudnn.so.9`` found in the same place
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 import sys
@@ -191,7 +192,7 @@ def _major(version: Optional[str]) -> str:
 
 def _listdir(path: Path) -> list[str]:
     try:
-        return sorted(p.name for p in path.iterdir())
+        return sorted(os.listdir(path))  # noqa: PTH208 - names only, no Path per entry
     except OSError:
         return []
 

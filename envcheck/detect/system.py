@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from envcheck.model._frozen import field, record
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds any probe subprocess may run (a hung nvidia-smi costs at most this)."""
@@ -33,7 +34,7 @@ _EXIT_GRACE = 0.5
 """After the tool exits, seconds to wait for children still holding its pipes."""
 
 
-@dataclass(frozen=True)
+@record
 class CommandResult:
     """What a command did; never raised, always returned."""
 
@@ -70,6 +71,8 @@ def run_command(
     output overflow or children outliving it, the whole group is killed, not
     just the direct child. Each stream keeps at most ``max_output`` bytes.
     """
+    import subprocess  # here, not at import: most detections never run a tool
+
     posix = os.name == "posix"
     try:
         proc = subprocess.Popen(  # noqa: S603 - argv tuple, no shell
@@ -92,6 +95,8 @@ def run_command(
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the tool and every process in its group; never raises."""
+    import signal
+
     with contextlib.suppress(OSError, AttributeError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
@@ -105,6 +110,7 @@ def _decode(data: bytes) -> str:
 def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> CommandResult:
     """Read both pipes with a bound on bytes and on time (POSIX)."""
     import selectors
+    import subprocess
 
     assert proc.stdout is not None
     assert proc.stderr is not None
@@ -166,6 +172,8 @@ def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> Com
 def _communicate(
     proc: subprocess.Popen[bytes], timeout: float, max_output: int
 ) -> CommandResult:  # pragma: no cover - Windows only
+    import subprocess
+
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -203,7 +211,7 @@ class BudgetedRunner:
         return self._run(argv, min(timeout, left))
 
 
-@dataclass(frozen=True)
+@record
 class System:
     """The machine as probes see it.
 
@@ -225,6 +233,12 @@ class System:
     nvml: Optional[Callable[[], Any]] = None
     """Returns an NVML module-like object (``pynvml`` API). None: the real
     ``pynvml`` when ``root`` is ``/``, otherwise NVML is not available."""
+
+    def with_runner(self, run: Runner) -> System:
+        """This System with another command runner."""
+        values = {name: getattr(self, name) for name in self.__record_fields__}  # type: ignore[attr-defined]
+        values["run"] = run
+        return System(**values)
 
     def path(self, absolute: str) -> Path:
         """Map an absolute machine path onto ``root``."""
@@ -251,14 +265,24 @@ class System:
 
 def real_system(python_executable: Optional[str] = None) -> System:
     """The System of the running process."""
-    import platform as _platform
+    which: Optional[Callable[[str], Optional[str]]] = None
+    if hasattr(os, "uname"):
+        # POSIX: os.uname() is what platform.machine() reads, and the PATH search
+        # of ``find_executable`` is shutil.which's (importing shutil and platform
+        # costs several ms of every command's start-up).
+        machine = os.uname().machine
+    else:  # pragma: no cover - Windows: PATHEXT and the registry need the stdlib
+        import platform as _platform
+        import shutil
 
+        machine = _platform.machine()
+        which = shutil.which
     return System(
         root=Path("/"),
         env=dict(os.environ),
         run=run_command,
         platform=sys.platform,
-        machine=_platform.machine(),
-        which=shutil.which,
+        machine=machine,
+        which=which,
         python_executable=python_executable,
     )

@@ -19,6 +19,7 @@ A directory's version comes from ``version.json``, ``version.txt``, the
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -121,7 +122,7 @@ def _read(path: Path) -> Optional[str]:
 
 def _listdir(path: Path) -> list[str]:
     try:
-        return sorted(p.name for p in path.iterdir())
+        return sorted(os.listdir(path))  # noqa: PTH208 - names only, no Path per entry
     except OSError:
         return []
 

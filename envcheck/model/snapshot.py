@@ -8,7 +8,6 @@ Everything after detection (doctor, plan, check) is a pure function of a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 from typing import Any, ClassVar, Optional
 
 from envcheck.model._fields import (
@@ -19,7 +18,7 @@ from envcheck.model._fields import (
     frozen_map,
     load_fields,
 )
-from envcheck.model._frozen import record
+from envcheck.model._frozen import field, record
 
 SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
