@@ -54,10 +54,23 @@ def _detect_json() -> int:
     progress spinner: the CLI's code path minus click's import (a third of
     this command's start-up). Same detection, same JSON; detection records
     its problems in the snapshot and never raises."""
+    import os
+
     from envcheck.detect import detect
     from envcheck.snapshot_io import snapshot_to_text
 
-    sys.stdout.write(snapshot_to_text(detect()))
+    try:
+        text = snapshot_to_text(detect())
+    except Exception as exc:
+        if os.environ.get("ENVCHECK_DEBUG", "") not in ("", "0"):
+            raise
+        # The same one line as the CLI's handler (envcheck.cli.main).
+        sys.stderr.write(
+            f"envcheck: internal error: {type(exc).__name__}: {exc}"
+            " (run with --debug for the traceback)\n"
+        )
+        return 2
+    sys.stdout.write(text)
     return 0
 
 

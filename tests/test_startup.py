@@ -112,3 +112,22 @@ def test_detect_json_without_a_terminal_does_not_import_click() -> None:
     )
     assert proc.stderr.endswith("@@ 0 False"), proc.stderr
     assert json.loads(proc.stdout)["schema"] == "envcheck.snapshot/1"
+
+
+def test_detect_json_fast_path_reports_internal_errors_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import envcheck.detect
+    from envcheck import _entry
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(envcheck.detect, "detect", broken)
+    monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
+    assert _entry.main(["detect", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "envcheck: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
+    )
