@@ -152,6 +152,13 @@ def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> Com
                     error = f"output exceeded {max_output} bytes"
     finally:
         sel.close()
+    if error is None and not stragglers and proc.poll() is None:
+        # Both pipes closed but the tool still runs: wait for it, within the time.
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            error = f"timed out after {timeout:g}s"
     if error is not None or stragglers or proc.poll() is None:
         _kill_group(proc)
     try:

@@ -118,3 +118,21 @@ def test_slow_failing_nvidia_smi_retries_stay_within_budget(
     driver.probe_driver(system, ctx)
     assert time.monotonic() - start < 2.4
     assert any("nvidia-smi" in e.message for e in ctx.errors)
+
+
+def test_a_tool_that_closes_its_pipes_is_waited_for(tmp_path: Path) -> None:
+    exe = _tool(
+        tmp_path,
+        "quiet",
+        "print('out'); sys.stdout.flush(); os.close(1); os.close(2); time.sleep(0.5); sys.exit(4)",
+    )
+    result = run_command((exe,), 10)
+    assert (result.returncode, result.stdout, result.timed_out) == (4, "out\n", False)
+
+
+def test_a_tool_that_closes_its_pipes_and_hangs_times_out(tmp_path: Path) -> None:
+    exe = _tool(tmp_path, "mute", "os.close(1); os.close(2); time.sleep(60)")
+    start = time.monotonic()
+    result = run_command((exe,), 1.0)
+    assert time.monotonic() - start < 5
+    assert result.timed_out and result.returncode is None
