@@ -479,16 +479,23 @@ def load_matrix(directory: Optional[Path] = None, bundled: bool = False) -> Matr
     if directory is not None:
         return _load_cached(str(directory))
     target = active_matrix_dir(bundled=bundled)
-    try:
-        return _load_cached(str(target))
-    except InputError:
-        # The bundle resolved at start-up may have been swapped out and removed
-        # by a concurrent `matrix update`: resolve `current` again (once).
-        _resolve_update.cache_clear()
-        again = active_matrix_dir(bundled=bundled)
-        if again == target:
-            raise
-        return _load_cached(str(again))
+    for _ in range(RELOAD_TRIES):
+        try:
+            return _load_cached(str(target))
+        except InputError:
+            # The bundle resolved at start-up may have been swapped out and
+            # removed by a concurrent `matrix update`: resolve `current` again.
+            _resolve_update.cache_clear()
+            again = active_matrix_dir(bundled=bundled)
+            if again == target:
+                raise
+            target = again
+    return _load_cached(str(target))
+
+
+RELOAD_TRIES = 5
+"""Times a load follows `current` to a newer bundle when the one it was reading
+was removed under it (each try needs another concurrent update to fail)."""
 
 
 def clear_cache() -> None:

@@ -11,7 +11,13 @@ from typing import Any, Optional
 
 import pytest
 
-from envcheck.matrix import active_matrix_dir, clear_cache, load_matrix, user_matrix_dir
+from envcheck.matrix import (
+    active_matrix_dir,
+    bundled_dir,
+    clear_cache,
+    load_matrix,
+    user_matrix_dir,
+)
 from envcheck.matrix import update as mupdate
 from envcheck.matrix.load import DOMAINS
 from tests.conftest import run_cli
@@ -418,3 +424,50 @@ def test_a_reader_reads_every_file_from_the_one_bundle_it_resolved(httpserver: A
     assert active_matrix_dir() == first  # resolved once per process...
     assert load_matrix().data_version == "2027-02-01"  # ...re-resolved once it vanished
     assert active_matrix_dir() == user_matrix_dir().resolve()
+
+
+def test_loads_during_updates_and_removals_never_fail_or_mix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from envcheck.matrix.cache import ENV_NO_CACHE
+
+    monkeypatch.setenv(ENV_NO_CACHE, "1")  # read every file every time
+    urls = []
+    for version in ("2027-01-15", "2027-02-01"):
+        files = bundle_files(version)
+        folder = tmp_path / version
+        folder.mkdir()
+        for name, body in files.items():
+            (folder / name).write_bytes(body)
+        manifest = manifest_for(files, data_version=version)
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        urls.append((folder / "manifest.json").as_uri())
+    target = user_matrix_dir()
+    stop = threading.Event()
+
+    def churn() -> None:
+        i = 0
+        while not stop.is_set():
+            mupdate.update_matrix(urls[i % 2], target, allow_downgrade=True)
+            if i % 3 == 2:
+                mupdate.remove_update(target)
+            i += 1
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    seen = set()
+    try:
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            clear_cache()
+            matrix = load_matrix()
+            if matrix.location != str(bundled_dir()):
+                # One bundle per load: every file carries the same data version.
+                assert len(set(matrix.file_versions.values())) == 1, matrix.file_versions
+            seen.add(matrix.data_version)
+    finally:
+        stop.set()
+        worker.join()
+    assert len(seen) >= 2
