@@ -1,7 +1,8 @@
 """``envcheck matrix update``: download, verify and atomically install a matrix bundle.
 
 Bundle format (``envcheck.matrix-bundle/1``): a manifest JSON at the URL given
-(default ``DEFAULT_URL``) and the domain TOML files next to it::
+(``https://``, ``http://`` or ``file://``; no bundle is published yet, so there
+is no default) and the domain TOML files next to it, one per domain::
 
     {
       "schema": "envcheck.matrix-bundle/1",
@@ -15,9 +16,13 @@ than one tar.gz) keep verification per file, need no archive extraction (no
 path-traversal risk) and let a maintainer publish the ``matrices/`` directory
 as it is (``make_manifest`` writes the manifest).
 
-Safety: every download has a timeout and a size limit; file names must be known
-domain files; each file's size and sha256 must match the manifest; the bundle
-is then loaded and validated from a temporary directory with the normal loader.
+Safety: every request has connect/read timeouts and the whole download one
+deadline (a server dripping bytes is cut off); every download has a size limit;
+file names must be known domain files and every domain must be present; each
+file's size and sha256 must match the manifest; the bundle is then loaded and
+validated from a temporary directory with the normal loader; data older than the
+matrix in use needs ``allow_downgrade``; leftovers of a killed update (whose
+process is gone) are removed by the next run.
 Only then is it installed: the files sit in a fresh directory next to the
 target and a ``current`` symlink is swapped with ``os.replace`` (atomic on
 POSIX); where symlinks are unavailable (Windows without the privilege) two
