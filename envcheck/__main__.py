@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from envcheck.cli import main
+from envcheck._entry import run
 
-raise SystemExit(main())
+run()

@@ -101,6 +101,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # `envcheck ... | head`: the reader went away; not an error of ours.
         sys.stderr.close()
         return ExitCode.OK
+    except SystemExit:
+        # click turns EPIPE into sys.exit(1) after wrapping the streams, even
+        # outside standalone mode: a closed pipe is not a failure of ours.
+        if type(sys.stdout).__name__ == "_PacifyFlushWrapper":
+            return ExitCode.OK
+        raise
     except EnvcheckError as exc:
         if debug:
             raise

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 from typing import Any, Optional
@@ -55,6 +54,8 @@ def redact_snapshot(
     if home is None:
         home = os.path.expanduser("~")  # noqa: PTH111 - a string is wanted
     if user is None:
+        import getpass  # only when redacting: it costs ~5 ms to import
+
         try:
             user = getpass.getuser()
         except Exception:  # noqa: BLE001 - no user name is fine

@@ -44,3 +44,90 @@ def test_detect_and_doctor_never_import_frameworks(command: list[str]) -> None:
     _, modules = loaded_modules(*command)
     assert not modules & FRAMEWORKS
     assert "requests" not in modules
+
+
+@pytest.mark.real_machine
+def test_version_is_answered_before_click_is_imported() -> None:
+    probe = (
+        "import sys; from envcheck._entry import main; code = main(['--version']); "
+        "print('@@', code, 'click' in sys.modules)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stdout.splitlines() == ["envcheck, version " + _version(), "@@ 0 False"]
+
+
+def _version() -> str:
+    from envcheck import __version__
+
+    return __version__
+
+
+def test_ctrl_c_while_the_cli_is_imported_exits_130_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import types
+
+    from envcheck import _entry
+
+    class Interrupting(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "envcheck.cli", Interrupting("envcheck.cli"))
+    assert _entry.main(["detect"]) == 130
+    assert capsys.readouterr().err == "envcheck: interrupted\n"
+
+
+def test_detect_json_fast_path_prints_what_the_cli_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+    from tests.conftest import run_cli
+
+    snap = read_snapshot(
+        str(Path(__file__).parent / "fixtures/snapshots/what-if-rtx5090-torch-cu126.json")
+    )
+    monkeypatch.setattr(envcheck.detect, "detect", lambda *a, **k: snap)
+    assert _entry.main(["detect", "--json"]) == 0
+    fast = capsys.readouterr().out
+    code, slow, _ = run_cli("detect", "--json")
+    assert code == 0
+    assert fast == slow
+
+
+@pytest.mark.real_machine
+def test_detect_json_without_a_terminal_does_not_import_click() -> None:
+    probe = (
+        "import sys; from envcheck._entry import main; code = main(['detect', '--json']); "
+        "sys.stderr.write('@@ %s %s' % (code, 'click' in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stderr.endswith("@@ 0 False"), proc.stderr
+    assert json.loads(proc.stdout)["schema"] == "envcheck.snapshot/1"
+
+
+def test_detect_json_fast_path_reports_internal_errors_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import envcheck.detect
+    from envcheck import _entry
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(envcheck.detect, "detect", broken)
+    monkeypatch.delenv("ENVCHECK_DEBUG", raising=False)
+    assert _entry.main(["detect", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "envcheck: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
+    )

@@ -46,8 +46,27 @@ def detect_snapshot(obj: Obj, python: Optional[str]) -> Snapshot:
     from envcheck.detect import detect
     from envcheck.detect.system import real_system
 
+    if python is not None:
+        python = check_interpreter(python)
     with progress(obj, "Detecting the GPU stack..."):
         return detect(real_system(python_executable=python))
+
+
+def check_interpreter(python: str) -> str:
+    """``--python``'s value as a runnable file; one-line EnvcheckError otherwise
+    (a missing interpreter is an input error, not an empty environment)."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    from envcheck.errors import EnvcheckError
+
+    found = python if os.sep in python or "/" in python else shutil.which(python)
+    if found is None or not Path(found).is_file():
+        raise EnvcheckError(f"--python {python}: no such interpreter")
+    if not os.access(found, os.X_OK):
+        raise EnvcheckError(f"--python {python}: not executable")
+    return found
 
 
 def write_output(text: str, output: Optional[str], force: bool = True) -> None:

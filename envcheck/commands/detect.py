@@ -45,8 +45,8 @@ def detect(
     if as_json:
         click.echo(snapshot_to_text(snapshot), nl=False)
         return ExitCode.OK
-    from envcheck.render.console import make_console
+    from envcheck.render.console import output_console
     from envcheck.render.text import render_snapshot
 
-    render_snapshot(snapshot, make_console(obj.color))
+    render_snapshot(snapshot, output_console(obj.color))
     return ExitCode.OK

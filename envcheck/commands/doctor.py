@@ -115,8 +115,8 @@ def doctor(
 
         click.echo(render_report_markdown(report), nl=False)
     else:
-        from envcheck.render.console import make_console
+        from envcheck.render.console import output_console
         from envcheck.render.report import render_report_text
 
-        render_report_text(report, make_console(obj.color))
+        render_report_text(report, output_console(obj.color), matrix)
     return ExitCode.PROBLEMS if report.failed(strict) else ExitCode.OK

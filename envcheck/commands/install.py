@@ -317,6 +317,9 @@ def install(
         click.echo(f"warning: {warning}", err=True)
     if dry_run:
         return _finish(outcome, as_json, ExitCode.OK)
+    if not yes and not _stdin_is_terminal():
+        # Nobody can answer the prompt (CI, `< /dev/null`, a pipe): refuse plainly.
+        raise click.UsageError("stdin is not a terminal; pass --yes to install without asking")
     if not yes and not click.confirm("Install these packages?", default=False, err=True):
         click.echo("nothing changed", err=True)
         return _finish(outcome, as_json, ExitCode.OK)
@@ -454,3 +457,12 @@ def conda_argvs(plan: Plan, python: str) -> list[list[str]]:
     if pip:
         out += pip_argvs(sub_plan(plan, pip), python)
     return out
+
+
+def _stdin_is_terminal() -> bool:
+    import sys
+
+    try:
+        return bool(sys.stdin is not None and sys.stdin.isatty())
+    except (AttributeError, ValueError):
+        return False

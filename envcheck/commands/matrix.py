@@ -320,17 +320,31 @@ def export(as_json: bool, output: Optional[str], bundled: bool) -> int:
 @click.option(
     "--bundled", is_flag=True, help="Remove an installed update: use the shipped matrix again."
 )
+@click.option(
+    "--allow-downgrade",
+    is_flag=True,
+    help="Install the bundle even when its data is older than the matrix in use.",
+)
 @json_option
 @click.pass_obj
-def update(obj: Obj, url: Optional[str], bundled: bool, as_json: bool) -> int:
+def update(
+    obj: Obj, url: Optional[str], bundled: bool, allow_downgrade: bool, as_json: bool
+) -> int:
     """Download a newer matrix, verify it (sha256, validation) and install it atomically.
 
     A failed, corrupt or invalid download never replaces the working matrix.
     """
     import os
 
-    from envcheck.matrix import clear_cache, user_matrix_dir
-    from envcheck.matrix.update import DEFAULT_URL, env_hint, remove_update, update_matrix
+    from envcheck.matrix import clear_cache, load_matrix, user_matrix_dir
+    from envcheck.matrix.update import (
+        DEFAULT_URL,
+        NO_DEFAULT_URL,
+        UpdateError,
+        env_hint,
+        remove_update,
+        update_matrix,
+    )
 
     target = user_matrix_dir()
     hint = env_hint(os.environ)
@@ -349,8 +363,16 @@ def update(obj: Obj, url: Optional[str], bundled: bool, as_json: bool) -> int:
             )
         return ExitCode.OK
     source = url or DEFAULT_URL
+    if source is None:
+        raise UpdateError(NO_DEFAULT_URL)
+    try:
+        floor: Optional[str] = load_matrix(bundled=True).data_version
+    except Exception:  # noqa: BLE001 - a broken shipped matrix is no reason to refuse a fix
+        floor = None
     with _progress(obj) as progress:
-        result = update_matrix(source, target, progress)
+        result = update_matrix(
+            source, target, progress, allow_downgrade=allow_downgrade, floor=floor
+        )
     clear_cache()
     if as_json:
         doc = {

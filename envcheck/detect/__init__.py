@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from envcheck.detect.context import Context
-from envcheck.detect.system import System, real_system
+from envcheck.detect.system import DETECT_BUDGET, BudgetedRunner, System, real_system
 from envcheck.model.snapshot import ProbeError, Snapshot
 
 Probe = Callable[[System, Context], None]
@@ -61,12 +61,15 @@ def detect(
     *,
     probes: Optional[tuple[tuple[str, Probe], ...]] = None,
     progress: Optional[Callable[[str], None]] = None,
+    budget: float = DETECT_BUDGET,
 ) -> Snapshot:
     """Detect the GPU software stack of ``system`` (default: this machine)."""
     from envcheck import __version__
 
     if system is None:
         system = real_system()
+    # One time budget shared by every probe's subprocesses.
+    system = system.with_runner(BudgetedRunner(system.run, budget))
     ctx = Context()
     ran = []
     for name, fn in probes if probes is not None else _probes():

@@ -7,10 +7,18 @@ uses only the standard library and must run on Python 3.6+ (no future import).
 
 import json
 import os
-import platform
 import site
 import sys
 import sysconfig
+
+
+def _implementation():
+    # CPython needs no `platform` import (a few ms of every detection).
+    if getattr(sys, "implementation", None) is not None and sys.implementation.name == "cpython":
+        return "CPython"
+    import platform
+
+    return platform.python_implementation()
 
 
 def collect():
@@ -43,7 +51,7 @@ def collect():
             pass
     return {
         "version": "%d.%d.%d" % sys.version_info[:3],
-        "implementation": platform.python_implementation(),
+        "implementation": _implementation(),
         "executable": sys.executable,
         "prefix": prefix,
         "base_prefix": base_prefix,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
 from envcheck.model.snapshot import (
@@ -18,29 +17,32 @@ from envcheck.model.snapshot import (
 )
 
 
-@dataclass
 class Context:
-    """Facts gathered so far. Probes later in ``PROBES`` may read earlier ones."""
+    """Facts gathered so far. Probes later in ``PROBES`` may read earlier ones.
 
-    platform: Platform = field(default_factory=Platform)
-    python: PythonInfo = field(default_factory=PythonInfo)
-    driver: Driver = field(default_factory=Driver)
-    gpus: list[Gpu] = field(default_factory=list)
-    cuda_toolkits: list[CudaToolkit] = field(default_factory=list)
-    libraries: list[Library] = field(default_factory=list)
-    packages: dict[str, str] = field(default_factory=dict)
-    conda_packages: dict[str, str] = field(default_factory=dict)
-    frameworks: list[Framework] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
-    errors: list[ProbeError] = field(default_factory=list)
+    A plain class, not a dataclass: importing ``dataclasses`` (and ``inspect``)
+    would cost every detection a few ms."""
 
-    # Internal facts shared between probes, not part of the snapshot.
-    site_dirs: list[str] = field(default_factory=list)
-    """site-packages directories of the target interpreter (machine paths)."""
-    dist_locations: dict[str, str] = field(default_factory=dict)
-    """normalised distribution name → its dist-info directory (machine path)."""
-    conda_prefix: Optional[str] = None
-    """The conda environment prefix of the target interpreter, if any."""
+    def __init__(self) -> None:
+        self.platform = Platform()
+        self.python = PythonInfo()
+        self.driver = Driver()
+        self.gpus: list[Gpu] = []
+        self.cuda_toolkits: list[CudaToolkit] = []
+        self.libraries: list[Library] = []
+        self.packages: dict[str, str] = {}
+        self.conda_packages: dict[str, str] = {}
+        self.frameworks: list[Framework] = []
+        self.env: dict[str, str] = {}
+        self.errors: list[ProbeError] = []
+
+        # Internal facts shared between probes, not part of the snapshot.
+        self.site_dirs: list[str] = []
+        """site-packages directories of the target interpreter (machine paths)."""
+        self.dist_locations: dict[str, str] = {}
+        """normalised distribution name → its dist-info directory (machine path)."""
+        self.conda_prefix: Optional[str] = None
+        """The conda environment prefix of the target interpreter, if any."""
 
     def error(self, probe: str, message: str) -> None:
         """Record a non-fatal problem a probe ran into."""

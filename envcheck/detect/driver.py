@@ -18,6 +18,7 @@ refuses to start ("Driver/library version mismatch").
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -28,6 +29,8 @@ from envcheck.model.snapshot import Driver, Gpu
 
 PROBE = "driver"
 SMI_TIMEOUT = 5.0
+SMI_BUDGET = 6.0
+"""Seconds all nvidia-smi calls of one probe may take together (query, retry, plain)."""
 
 SMI_FIELDS = (
     "index",
@@ -225,20 +228,35 @@ class SmiTimeout(Exception):
     """nvidia-smi hung; no further nvidia-smi calls are worth their timeout."""
 
 
+class _SmiClock:
+    """The nvidia-smi share of the detection budget: retries do not add up."""
+
+    def __init__(self, budget: float) -> None:
+        self.deadline = time.monotonic() + budget
+
+    def timeout(self) -> float:
+        return min(SMI_TIMEOUT, self.deadline - time.monotonic())
+
+
 def run_nvidia_smi_query(
-    system: System, exe: str, ctx: Context
+    system: System, exe: str, ctx: Context, clock: Optional[_SmiClock] = None
 ) -> Optional[tuple[Optional[str], tuple[Gpu, ...]]]:
     """The CSV GPU query; retries without ``compute_cap`` for old drivers.
 
     Raises ``SmiTimeout`` (after recording it) when nvidia-smi hangs.
     """
+    clock = clock or _SmiClock(SMI_BUDGET)
     for fields in (SMI_FIELDS, SMI_FIELDS_OLD):
         argv = (
             exe,
             "--query-gpu=" + ",".join(fields),
             "--format=csv,noheader,nounits",
         )
-        result = system.run(argv, SMI_TIMEOUT)
+        left = clock.timeout()
+        if left <= 0.05:
+            ctx.error(PROBE, f"nvidia-smi: not retried, its {SMI_BUDGET:g}s budget is spent")
+            raise SmiTimeout
+        result = system.run(argv, left)
         output = result.stdout + "\n" + result.stderr
         if result.timed_out:
             ctx.error(PROBE, _smi_failure(result, "nvidia-smi"))
@@ -290,16 +308,17 @@ def probe_driver(system: System, ctx: Context) -> None:
 
     if not nvml_ok:
         exe = find_nvidia_smi(system)
+        clock = _SmiClock(SMI_BUDGET)
         if exe is not None:
             try:
-                parsed = run_nvidia_smi_query(system, exe, ctx)
+                parsed = run_nvidia_smi_query(system, exe, ctx, clock)
             except SmiTimeout:
                 parsed, exe = None, None
             if parsed is not None:
                 sources.append("nvidia-smi")
                 version, gpus = parsed
-        if exe is not None:
-            plain = system.run((exe,), SMI_TIMEOUT)
+        if exe is not None and clock.timeout() > 0.05:
+            plain = system.run((exe,), clock.timeout())
             if plain.ok:
                 cuda = parse_nvidia_smi_cuda_version(plain.stdout)
                 if version is None:

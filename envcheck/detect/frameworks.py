@@ -19,15 +19,17 @@ Python files are parsed with ``ast`` (never executed) by ``parse_py_constants``.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.detect.context import Context
 from envcheck.detect.system import System
 from envcheck.model.snapshot import Framework
+
+if TYPE_CHECKING:
+    import ast
 
 PROBE = "frameworks"
 MAX_FILE = 256 * 1024
@@ -55,6 +57,8 @@ def parse_py_constants(text: str) -> Optional[dict[str, Any]]:
     literals (calls, names) are skipped. ``build_info = dict(...)``-style calls
     with literal keyword or pair arguments are understood too.
     """
+    import ast  # only when a framework's version file is read
+
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
@@ -81,6 +85,8 @@ _SKIP = object()
 
 
 def _literal(node: ast.expr) -> Any:
+    import ast
+
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

@@ -18,8 +18,10 @@ A header's full version refines a bare ``libcudnn.so.9`` found in the same place
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Optional
@@ -31,6 +33,8 @@ from envcheck.model.snapshot import Library
 
 PROBE = "libraries"
 LDCONFIG_TIMEOUT = 5.0
+LD_SO_CACHE = "/etc/ld.so.cache"
+MAX_LD_SO_CACHE = 64 * 1024 * 1024
 
 _SO_NAMES = {
     "libcudnn": "cudnn",
@@ -135,13 +139,60 @@ def parse_ldconfig_p(text: Optional[str]) -> list[tuple[str, str]]:
     return entries
 
 
+_CACHE_NEW = b"glibc-ld.so.cache1.1"
+_CACHE_OLD = b"ld.so-1.7.0"
+_HEADER_NEW = 48  # magic+version 20, nlibs, len_strings, flags+pad, extension, unused[3]
+_ENTRY_NEW = 24  # flags, key, value, osversion, hwcap (u64)
+
+
+def parse_ld_so_cache(data: bytes) -> Optional[list[tuple[str, str]]]:
+    """``/etc/ld.so.cache`` (glibc's binary format) → ``[(soname, path), ...]`` in
+    cache order, as ``ldconfig -p`` lists them; None when the data is not a cache
+    this parser understands (then ``ldconfig -p`` is asked instead).
+
+    The "new" format (glibc >= 2.32 writes only it; older ones append it to the
+    old format) is a 48-byte header, ``nlibs`` 24-byte entries and a string table;
+    each entry's key (soname) and value (path) are offsets from the header.
+    """
+    import struct
+
+    start = 0 if data.startswith(_CACHE_NEW) else data.find(_CACHE_NEW)
+    if start < 0 or (start > 0 and not data.startswith(_CACHE_OLD)):
+        return None
+    order = "<" if sys.byteorder == "little" else ">"
+    if len(data) < start + _HEADER_NEW:
+        return None
+    nlibs = struct.unpack_from(order + "I", data, start + 20)[0]
+    end_entries = start + _HEADER_NEW + nlibs * _ENTRY_NEW
+    if end_entries > len(data):
+        return None
+    out: list[tuple[str, str]] = []
+    for i in range(nlibs):
+        _flags, key, value = struct.unpack_from(order + "iII", data, start + _HEADER_NEW + i * 24)
+        soname = _cstring(data, start + key, end_entries)
+        path = _cstring(data, start + value, end_entries)
+        if soname is None or path is None:
+            return None
+        out.append((soname, path))
+    return out
+
+
+def _cstring(data: bytes, offset: int, floor: int) -> Optional[str]:
+    if not floor <= offset < len(data):
+        return None
+    end = data.find(b"\0", offset, offset + 4096)
+    if end < 0:
+        return None
+    return data[offset:end].decode("utf-8", "surrogateescape")
+
+
 def _major(version: Optional[str]) -> str:
     return (version or "").split(".")[0]
 
 
 def _listdir(path: Path) -> list[str]:
     try:
-        return sorted(p.name for p in path.iterdir())
+        return sorted(os.listdir(path))  # noqa: PTH208 - names only, no Path per entry
     except OSError:
         return []
 
@@ -328,7 +379,33 @@ def _pip(system: System, ctx: Context, col: _Collector) -> None:
         col.add(Library(name=lib, version=version, path=path, source="pip"), None)
 
 
+def _system_cache(system: System) -> Optional[list[tuple[str, str]]]:
+    """The dynamic linker's cache read from ``/etc/ld.so.cache`` (no subprocess)."""
+    try:
+        with system.path(LD_SO_CACHE).open("rb") as fh:
+            data = fh.read(MAX_LD_SO_CACHE + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_LD_SO_CACHE:
+        return None
+    return parse_ld_so_cache(data)
+
+
 def _ldconfig(system: System, ctx: Context, col: _Collector) -> None:
+    entries = _system_cache(system)
+    if entries is None:
+        entries = _ldconfig_p(system, ctx)
+    for soname, path in entries:
+        parsed = parse_library_filename(soname)
+        if parsed is None:
+            continue
+        directory = posixpath.dirname(path)
+        lib, version = parsed
+        col.add(Library(name=lib, version=version, path=path, source="system"), directory)
+
+
+def _ldconfig_p(system: System, ctx: Context) -> list[tuple[str, str]]:
+    """Fallback when the cache file is missing or unparseable: ``ldconfig -p``."""
     exe = system.find_executable("ldconfig")
     if exe is None:
         for candidate in ("/sbin/ldconfig", "/usr/sbin/ldconfig"):
@@ -336,19 +413,13 @@ def _ldconfig(system: System, ctx: Context, col: _Collector) -> None:
                 exe = candidate
                 break
     if exe is None:
-        return
+        return []
     result = system.run((exe, "-p"), LDCONFIG_TIMEOUT)
     if not result.ok:
         if result.timed_out:
             ctx.error(PROBE, result.describe_failure("ldconfig -p"))
-        return
-    for soname, path in parse_ldconfig_p(result.stdout):
-        parsed = parse_library_filename(soname)
-        if parsed is None:
-            continue
-        directory = posixpath.dirname(path)
-        lib, version = parsed
-        col.add(Library(name=lib, version=version, path=path, source="system"), directory)
+        return []
+    return parse_ldconfig_p(result.stdout)
 
 
 def probe_libraries(system: System, ctx: Context) -> None:

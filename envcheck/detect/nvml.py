@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol
 
 from envcheck.model.snapshot import Gpu
@@ -34,16 +33,19 @@ class NvmlFacade(Protocol):
     def nvmlDeviceGetHandleByIndex(self, index: int) -> Any: ...
 
 
-@dataclass
 class NvmlReport:
-    """What NVML said; ``available`` is False when nvmlInit failed."""
+    """What NVML said; ``available`` is False when nvmlInit failed.
 
-    available: bool = False
-    driver_version: Optional[str] = None
-    cuda_version: Optional[str] = None
-    library_version: Optional[str] = None
-    gpus: list[Gpu] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    A plain class, not a dataclass: importing ``dataclasses`` (and ``inspect``)
+    would cost every detection a few ms."""
+
+    def __init__(self) -> None:
+        self.available = False
+        self.driver_version: Optional[str] = None
+        self.cuda_version: Optional[str] = None
+        self.library_version: Optional[str] = None
+        self.gpus: list[Gpu] = []
+        self.errors: list[str] = []
 
 
 NVML_CLOCK_MEM = 2

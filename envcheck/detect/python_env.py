@@ -134,13 +134,42 @@ def _facts(system: System, ctx: Context) -> Optional[dict[str, Any]]:
     exe = system.python_executable or "python3"
     result = system.run((exe, "-I", str(PYINFO_SCRIPT)), PYINFO_TIMEOUT)
     if not result.ok:
-        ctx.error(PROBE, result.describe_failure(exe))
+        if "Unknown option: -I" in result.stderr + result.stdout:
+            _python2(system, ctx, exe)
+        else:
+            ctx.error(PROBE, result.describe_failure(exe))
         return None
     try:
         return parse_pyinfo(result.stdout)
     except ValueError as exc:
         ctx.error(PROBE, f"{exe}: {exc}")
         return None
+
+
+# Runs under Python 2 and 3 alike: no -I (Python 2 lacks it), -E and -s instead.
+_OLD_PYTHON_PROBE = (
+    "import sys, platform; "
+    "sys.stdout.write('%d.%d.%d %s' % (tuple(sys.version_info[:3]) "
+    "+ (platform.python_implementation(),)))"
+)
+_OLD_VERSION_RE = re.compile(r"^(\d+\.\d+\.\d+) (\w+)$")
+
+
+def _python2(system: System, ctx: Context, exe: str) -> None:
+    """An interpreter without ``-I``: Python 2 (TF 1.x environments). Its version
+    is recorded and the environment is said to be unsupported, plainly."""
+    result = system.run((exe, "-E", "-s", "-c", _OLD_PYTHON_PROBE), PYINFO_TIMEOUT)
+    m = _OLD_VERSION_RE.match(result.stdout.strip()) if result.ok else None
+    if m is None:
+        ctx.error(PROBE, f"{exe}: rejects -I (Python 2?) and its version could not be read")
+        return
+    version, implementation = m.groups()
+    ctx.python = PythonInfo(version=version, implementation=implementation, executable=exe)
+    ctx.error(
+        PROBE,
+        f"{exe} is Python {version}: not supported (envcheck reads Python 3 "
+        "environments); its packages and frameworks were not inspected",
+    )
 
 
 def probe_python(system: System, ctx: Context) -> None:

@@ -8,20 +8,33 @@ holds the only ``subprocess`` call in ``envcheck.detect``.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import shutil
-import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from envcheck.model._frozen import field, record
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds any probe subprocess may run (a hung nvidia-smi costs at most this)."""
 
+MAX_OUTPUT = 4 * 1024 * 1024
+"""Bytes kept per stream; a tool that streams past this is killed."""
 
-@dataclass(frozen=True)
+DETECT_BUDGET = 20.0
+"""Seconds all probe subprocesses of one detection may take together."""
+
+_EXIT_GRACE = 0.5
+"""After the tool exits, seconds to wait for children still holding its pipes."""
+
+
+@record
 class CommandResult:
     """What a command did; never raised, always returned."""
 
@@ -49,32 +62,163 @@ class CommandResult:
 Runner = Callable[[Sequence[str], float], CommandResult]
 
 
-def run_command(argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
-    """Run ``argv`` without a shell and with a timeout; never raises for failures."""
+def run_command(
+    argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, max_output: int = MAX_OUTPUT
+) -> CommandResult:
+    """Run ``argv`` without a shell, bounded in time and output; never raises.
+
+    The tool runs in its own session (process group) so that on a timeout, an
+    output overflow or children outliving it, the whole group is killed, not
+    just the direct child. Each stream keeps at most ``max_output`` bytes.
+    """
+    import subprocess  # here, not at import: most detections never run a tool
+
+    posix = os.name == "posix"
     try:
-        proc = subprocess.run(  # noqa: S603 - argv tuple, no shell
+        proc = subprocess.Popen(  # noqa: S603 - argv tuple, no shell
             list(argv),
-            capture_output=True,
-            timeout=timeout,
-            check=False,
             stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=posix,
         )
-    except subprocess.TimeoutExpired:
-        return CommandResult(None, timed_out=True, error=f"timed out after {timeout:g}s")
     except FileNotFoundError:
         return CommandResult(None, error="not found")
     except PermissionError:
         return CommandResult(None, error="permission denied")
     except OSError as exc:
         return CommandResult(None, error=exc.strerror or str(exc))
+    if not posix:  # pragma: no cover - Windows: no selectable pipes
+        return _communicate(proc, timeout, max_output)
+    return _pump(proc, timeout, max_output)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the tool and every process in its group; never raises."""
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> CommandResult:
+    """Read both pipes with a bound on bytes and on time (POSIX)."""
+    import selectors
+    import subprocess
+
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    deadline = time.monotonic() + max(0.0, timeout)
+    out, err = bytearray(), bytearray()
+    buffers = {proc.stdout.fileno(): out, proc.stderr.fileno(): err}
+    sel = selectors.DefaultSelector()
+    for pipe in (proc.stdout, proc.stderr):
+        sel.register(pipe, selectors.EVENT_READ)
+    error: Optional[str] = None
+    timed_out = False
+    exited_at: Optional[float] = None
+    stragglers = False
+    try:
+        while sel.get_map() and error is None:
+            now = time.monotonic()
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > _EXIT_GRACE:
+                stragglers = True  # children of the tool still hold its pipes
+                break
+            if now >= deadline:
+                timed_out = True
+                error = f"timed out after {timeout:g}s"
+                break
+            if exited_at is None:
+                wait = min(deadline - now, 0.2)  # notice an exit while children keep the pipes
+            else:
+                wait = min(deadline, exited_at + _EXIT_GRACE) - now + 0.01
+            for key, _ in sel.select(wait):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = buffers[key.fd]
+                room = max_output - len(buf)
+                buf += chunk[:room]
+                if len(chunk) > room:
+                    error = f"output exceeded {max_output} bytes"
+    finally:
+        sel.close()
+    if error is None and not stragglers and proc.poll() is None:
+        # Both pipes closed but the tool still runs: wait for it, within the time.
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            error = f"timed out after {timeout:g}s"
+    if error is not None or stragglers or proc.poll() is None:
+        _kill_group(proc)
+    try:
+        returncode: Optional[int] = proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
+        returncode = None
+    proc.stdout.close()
+    proc.stderr.close()
     return CommandResult(
-        proc.returncode,
-        proc.stdout.decode("utf-8", "replace"),
-        proc.stderr.decode("utf-8", "replace"),
+        None if error is not None else returncode,
+        _decode(bytes(out)),
+        _decode(bytes(err)),
+        timed_out=timed_out,
+        error=error,
     )
 
 
-@dataclass(frozen=True)
+def _communicate(
+    proc: subprocess.Popen[bytes], timeout: float, max_output: int
+) -> CommandResult:  # pragma: no cover - Windows only
+    import subprocess
+
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return CommandResult(None, timed_out=True, error=f"timed out after {timeout:g}s")
+    return CommandResult(
+        proc.returncode, _decode(stdout[:max_output]), _decode(stderr[:max_output])
+    )
+
+
+class BudgetedRunner:
+    """A runner that shares one time budget across every command it runs.
+
+    Each command gets ``min(its own timeout, what is left)``; once the budget
+    is spent, commands are not started and come back as timed out.
+    """
+
+    def __init__(self, run: Runner, budget: float = DETECT_BUDGET) -> None:
+        self._run = run
+        self.deadline = time.monotonic() + budget
+        self.budget = budget
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def __call__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
+        left = self.remaining()
+        if left <= 0.05:
+            return CommandResult(
+                None,
+                timed_out=True,
+                error=f"not run: detection time budget of {self.budget:g}s spent",
+            )
+        return self._run(argv, min(timeout, left))
+
+
+@record
 class System:
     """The machine as probes see it.
 
@@ -96,6 +240,12 @@ class System:
     nvml: Optional[Callable[[], Any]] = None
     """Returns an NVML module-like object (``pynvml`` API). None: the real
     ``pynvml`` when ``root`` is ``/``, otherwise NVML is not available."""
+
+    def with_runner(self, run: Runner) -> System:
+        """This System with another command runner."""
+        values = {name: getattr(self, name) for name in self.__record_fields__}  # type: ignore[attr-defined]
+        values["run"] = run
+        return System(**values)
 
     def path(self, absolute: str) -> Path:
         """Map an absolute machine path onto ``root``."""
@@ -122,14 +272,24 @@ class System:
 
 def real_system(python_executable: Optional[str] = None) -> System:
     """The System of the running process."""
-    import platform as _platform
+    which: Optional[Callable[[str], Optional[str]]] = None
+    if hasattr(os, "uname"):
+        # POSIX: os.uname() is what platform.machine() reads, and the PATH search
+        # of ``find_executable`` is shutil.which's (importing shutil and platform
+        # costs several ms of every command's start-up).
+        machine = os.uname().machine
+    else:  # pragma: no cover - Windows: PATHEXT and the registry need the stdlib
+        import platform as _platform
+        import shutil
 
+        machine = _platform.machine()
+        which = shutil.which
     return System(
         root=Path("/"),
         env=dict(os.environ),
         run=run_command,
         platform=sys.platform,
-        machine=_platform.machine(),
-        which=shutil.which,
+        machine=machine,
+        which=which,
         python_executable=python_executable,
     )

@@ -19,6 +19,7 @@ A directory's version comes from ``version.json``, ``version.txt``, the
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -121,7 +122,7 @@ def _read(path: Path) -> Optional[str]:
 
 def _listdir(path: Path) -> list[str]:
     try:
-        return sorted(p.name for p in path.iterdir())
+        return sorted(os.listdir(path))  # noqa: PTH208 - names only, no Path per entry
     except OSError:
         return []
 
@@ -210,6 +211,25 @@ def _run_nvcc(system: System, ctx: Context, exe: str) -> Optional[str]:
     return version
 
 
+_EXEC_NVCC_RE = re.compile(r"^\s*exec\s+\"?(/[^\s\"]*/bin/nvcc)\"?(?:\s|$)", re.MULTILINE)
+
+
+def _wrapped_nvcc(system: System, path: str) -> Optional[str]:
+    """The nvcc a small ``#!`` wrapper script (``exec /usr/local/cuda/bin/nvcc "$@"``)
+    runs; None for a real binary or anything else."""
+    if _is_windows(system):
+        return None
+    try:
+        with system.path(path).open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    m = _EXEC_NVCC_RE.search(head.decode("utf-8", "replace"))
+    return m.group(1) if m else None
+
+
 def _candidate_dirs(system: System) -> list[str]:
     env = system.env
     dirs: list[str] = []
@@ -295,13 +315,18 @@ def probe_toolkits(system: System, ctx: Context) -> None:
 
     nvcc_path = system.find_executable("nvcc")
     if nvcc_path is not None:
-        version = _run_nvcc(system, ctx, nvcc_path)
-        resolved = resolve_machine_path(system, nvcc_path)
+        resolved = resolve_machine_path(system, _wrapped_nvcc(system, nvcc_path) or nvcc_path)
         sep = "\\" if _is_windows(system) else "/"
         if _is_windows(system):
             resolved = resolved.replace("/", "\\")
         home = sep.join(resolved.split(sep)[:-2]) or sep
-        known = _norm(system, resolve_machine_path(system, home)) in seen
+        home_key = _norm(system, resolve_machine_path(system, home))
+        known = home_key in seen
+        if known and toolkits[seen[home_key]].version:
+            # Its toolkit's version files already said: nvcc would only repeat it.
+            nvcc_path = None
+    if nvcc_path is not None:
+        version = _run_nvcc(system, ctx, nvcc_path)
         # /usr/local/bin/nvcc may be a wrapper script: same version, same toolkit.
         same = any(tk.version == version for tk in toolkits if tk.source not in ("conda", "pip"))
         if version and not known and not same:

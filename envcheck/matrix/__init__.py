@@ -474,10 +474,20 @@ def active_matrix_dir(env: Optional[Mapping[str, str]] = None, bundled: bool = F
         return bundled_dir()
     if choice:
         return Path(choice)
-    updated = user_matrix_dir()
-    if (updated / "cuda_driver.toml").is_file():
-        return updated
-    return bundled_dir()
+    resolved = _resolve_update(str(user_matrix_dir()))
+    return resolved if resolved is not None else bundled_dir()
+
+
+@functools.lru_cache(maxsize=4)
+def _resolve_update(current: str) -> Optional[Path]:
+    """The bundle directory an installed update's ``current`` link points to,
+    resolved once per process: every file is then read from that one bundle even
+    if ``matrix update`` swaps the link meanwhile."""
+    try:
+        real = Path(current).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    return real if (real / "cuda_driver.toml").is_file() else None
 
 
 def load_matrix_from(directory: Path) -> Matrix:
@@ -524,10 +534,29 @@ def _load_cached(directory: str) -> Matrix:
 def load_matrix(directory: Optional[Path] = None, bundled: bool = False) -> Matrix:
     """The active matrix: cached per directory in the process, and on disk as a
     compiled (pickled) copy keyed by the files' size, mtime and CRC (see ``cache``)."""
-    target = directory if directory is not None else active_matrix_dir(bundled=bundled)
+    if directory is not None:
+        return _load_cached(str(directory))
+    target = active_matrix_dir(bundled=bundled)
+    for _ in range(RELOAD_TRIES):
+        try:
+            return _load_cached(str(target))
+        except InputError:
+            # The bundle resolved at start-up may have been swapped out and
+            # removed by a concurrent `matrix update`: resolve `current` again.
+            _resolve_update.cache_clear()
+            again = active_matrix_dir(bundled=bundled)
+            if again == target:
+                raise
+            target = again
     return _load_cached(str(target))
+
+
+RELOAD_TRIES = 5
+"""Times a load follows `current` to a newer bundle when the one it was reading
+was removed under it (each try needs another concurrent update to fail)."""
 
 
 def clear_cache() -> None:
     _load_cached.cache_clear()
+    _resolve_update.cache_clear()
     _gpu_index.cache_clear()

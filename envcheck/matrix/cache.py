@@ -133,7 +133,47 @@ def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
         with contextlib.suppress(OSError):
             tmp.unlink()
         return False
+    prune_cache(path.parent, keep=path.name)
     return True
+
+
+KEEP_FILES = 8
+"""Compiled matrices kept (newest first): one per matrix directory in use, and
+each installed update is a new directory, so without a bound they pile up."""
+STALE_TMP_SECONDS = 3600.0
+
+
+def prune_cache(root: Path, keep: str = "", limit: int = KEEP_FILES) -> list[str]:
+    """Remove all but the ``limit`` newest compiled matrices (``keep``, the one
+    just written, always stays) and temporary files a killed writer left long
+    ago; returns the names removed."""
+    import time
+
+    pickles: list[tuple[float, Path]] = []
+    doomed: list[Path] = []
+    now = time.time()
+    try:
+        for item in root.iterdir():
+            name = item.name
+            if name.startswith("matrix-") and name.endswith(".pickle") and name != keep:
+                pickles.append((item.stat().st_mtime, item))
+            elif (
+                name.startswith(".matrix-")
+                and name.endswith(".tmp")
+                and now - item.stat().st_mtime > STALE_TMP_SECONDS
+            ):
+                doomed.append(item)
+    except OSError:
+        return []
+    pickles.sort(key=lambda entry: entry[0], reverse=True)
+    room = max(0, limit - (1 if keep else 0))
+    doomed.extend(item for _, item in pickles[room:])
+    removed = []
+    for item in doomed:
+        with contextlib.suppress(OSError):
+            item.unlink()
+            removed.append(item.name)
+    return removed
 
 
 def _share_equal_values(obj: Any, canon: dict[Any, Any]) -> Any:

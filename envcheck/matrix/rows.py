@@ -6,13 +6,13 @@ is written (``file``, ``line``) so reports can cite it and errors can point at i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
+from envcheck.model._frozen import record
 from envcheck.model.versions import ComputeCapability, CudaVersion, DriverVersion
 
 
-@dataclass(frozen=True)
+@record
 class Origin:
     """Provenance of a matrix fact."""
 
@@ -27,7 +27,7 @@ class Origin:
         return f"{self.source}{mark}"
 
 
-@dataclass(frozen=True)
+@record
 class CudaRelease:
     version: str
     cuda: CudaVersion
@@ -37,7 +37,7 @@ class CudaRelease:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class MinorCompat:
     cuda_major: int
     linux_min_driver: Optional[DriverVersion]
@@ -46,7 +46,7 @@ class MinorCompat:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class ForwardCompat:
     cuda_major: int
     gpus: Optional[str]
@@ -54,7 +54,7 @@ class ForwardCompat:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class ToolkitArchs:
     cuda: CudaVersion
     compute_capabilities: tuple[ComputeCapability, ...]
@@ -62,7 +62,7 @@ class ToolkitArchs:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class Architecture:
     name: str
     compute_capabilities: tuple[ComputeCapability, ...]
@@ -75,7 +75,7 @@ class Architecture:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class GpuModel:
     name: str
     compute_capability: ComputeCapability
@@ -88,7 +88,7 @@ class GpuModel:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class CudnnRelease:
     version: str
     cuda_major: int
@@ -101,21 +101,21 @@ class CudnnRelease:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class DriverBranch:
     branch: int
     max_cuda: CudaVersion
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class RetiredArch:
     architecture: str
     last_branch: int
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class Build:
     """One framework build variant shared by one or more releases."""
 
@@ -146,7 +146,7 @@ class Build:
         return self.cuda is None and not self.variant.startswith("rocm")
 
 
-@dataclass(frozen=True)
+@record
 class Companion:
     version: str
     torchvision: Optional[str]
@@ -154,7 +154,7 @@ class Companion:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class KerasRelease:
     versions: tuple[str, ...]
     tensorflow: Optional[str]
@@ -166,7 +166,7 @@ class KerasRelease:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class KerasPin:
     """The keras a TensorFlow release requires (its wheels' Requires-Dist)."""
 

@@ -1,7 +1,8 @@
 """``envcheck matrix update``: download, verify and atomically install a matrix bundle.
 
 Bundle format (``envcheck.matrix-bundle/1``): a manifest JSON at the URL given
-(default ``DEFAULT_URL``) and the domain TOML files next to it::
+(``https://``, ``http://`` or ``file://``; no bundle is published yet, so there
+is no default) and the domain TOML files next to it, one per domain::
 
     {
       "schema": "envcheck.matrix-bundle/1",
@@ -15,9 +16,13 @@ than one tar.gz) keep verification per file, need no archive extraction (no
 path-traversal risk) and let a maintainer publish the ``matrices/`` directory
 as it is (``make_manifest`` writes the manifest).
 
-Safety: every download has a timeout and a size limit; file names must be known
-domain files; each file's size and sha256 must match the manifest; the bundle
-is then loaded and validated from a temporary directory with the normal loader.
+Safety: every request has connect/read timeouts and the whole download one
+deadline (a server dripping bytes is cut off); every download has a size limit;
+file names must be known domain files and every domain must be present; each
+file's size and sha256 must match the manifest; the bundle is then loaded and
+validated from a temporary directory with the normal loader; data older than the
+matrix in use needs ``allow_downgrade``; leftovers of a killed update (whose
+process is gone) are removed by the next run.
 Only then is it installed: the files sit in a fresh directory next to the
 target and a ``current`` symlink is swapped with ``os.replace`` (atomic on
 POSIX); where symlinks are unavailable (Windows without the privilege) two
@@ -42,11 +47,18 @@ from envcheck.errors import EnvcheckError, InputError
 from envcheck.matrix.load import DOMAINS, SCHEMA_VERSION
 
 BUNDLE_SCHEMA = "envcheck.matrix-bundle/1"
-DEFAULT_URL = "https://raw.githubusercontent.com/envcheck/envcheck/main/matrices/manifest.json"
-"""Where the project publishes its matrix (the ``matrices/`` directory of main)."""
+DEFAULT_URL: Optional[str] = None
+"""Where the project publishes its matrix bundle: nowhere yet, so ``--url`` is needed."""
+NO_DEFAULT_URL = (
+    "no matrix bundle is published for envcheck yet; pass --url with the manifest.json "
+    "of a bundle (https://... or file:///path/manifest.json), or --bundled to use the "
+    "matrix shipped with envcheck"
+)
 
 TIMEOUT = (10.0, 30.0)
 """Connect and read timeouts (seconds) of every request."""
+DEADLINE = 300.0
+"""Seconds the whole download (manifest and every file) may take."""
 MAX_MANIFEST_BYTES = 256 * 1024
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 32 * 1024 * 1024
@@ -122,8 +134,11 @@ def parse_manifest(data: Any, url: str) -> Manifest:
         ):
             raise UpdateError(f"{url}: files.{name}.size must be 0..{MAX_FILE_BYTES}")
         out.append(BundleFile(name, sha, size))
-    if "cuda_driver.toml" not in files:
-        raise UpdateError(f"{url}: the bundle lacks cuda_driver.toml")
+    missing = sorted(known - set(files))
+    if missing:
+        raise UpdateError(
+            f"{url}: the bundle lacks {', '.join(missing)} (a bundle must hold every domain)"
+        )
     return Manifest(data_version, schema_version, tuple(out))
 
 
@@ -143,10 +158,22 @@ def make_manifest(directory: Path, data_version: str) -> dict[str, Any]:
     }
 
 
-def _download(session: Any, url: str, limit: int, progress: Optional[Progress], name: str) -> bytes:
-    """GET ``url`` into memory, refusing more than ``limit`` bytes."""
+def _download(
+    session: Any,
+    url: str,
+    limit: int,
+    progress: Optional[Progress],
+    name: str,
+    deadline: Optional[float] = None,
+) -> bytes:
+    """GET ``url`` into memory, refusing more than ``limit`` bytes or a late finish."""
+    import time
+
     import requests
 
+    deadline = time.monotonic() + DEADLINE if deadline is None else deadline
+    if url.startswith("file:"):
+        return _read_file_url(url, limit)
     try:
         with session.get(url, timeout=TIMEOUT, stream=True) as response:
             if response.status_code != 200:
@@ -159,20 +186,73 @@ def _download(session: Any, url: str, limit: int, progress: Optional[Progress], 
                 raise UpdateError(f"{url}: {total} bytes is over the {limit}-byte limit")
             chunks = []
             got = 0
-            for chunk in response.iter_content(_CHUNK):
+            for chunk in _chunks(response):
                 got += len(chunk)
                 if got > limit:
                     raise UpdateError(f"{url}: more than the {limit}-byte limit; refused")
                 chunks.append(chunk)
                 if progress is not None:
                     progress(name, got, total)
+                if time.monotonic() > deadline:
+                    raise UpdateError(
+                        f"{url}: the download did not finish within {DEADLINE:g}s; cut off"
+                    )
             if total is not None and got != total:
                 raise UpdateError(f"{url}: truncated download ({got} of {total} bytes)")
             return b"".join(chunks)
     except requests.Timeout:
         raise UpdateError(f"{url}: timed out") from None
+    except requests.ConnectionError as exc:
+        raise UpdateError(f"{url}: cannot connect ({_reason(exc)})") from None
     except requests.RequestException as exc:
-        raise UpdateError(f"{url}: {type(exc).__name__}: {_first_line(exc)}") from None
+        raise UpdateError(f"{url}: {_reason(exc)}") from None
+
+
+def _chunks(response: Any) -> Iterator[bytes]:
+    """The body as it arrives: each read returns what one socket read gave, so a
+    server dripping bytes cannot hold a read open past the deadline check."""
+    raw = response.raw
+    read1 = getattr(raw, "read1", None)
+    if read1 is None:  # urllib3 < 2: small reads keep the deadline check frequent
+        yield from response.iter_content(1024)
+        return
+    while True:
+        chunk = read1(_CHUNK, decode_content=True)
+        if not chunk:
+            return
+        yield chunk
+
+
+def _read_file_url(url: str, limit: int) -> bytes:
+    """A ``file:`` URL (a bundle on disk or a mounted share), within ``limit``."""
+    from urllib.parse import unquote, urlparse
+
+    path = Path(unquote(urlparse(url).path))
+    try:
+        if not path.is_file():
+            raise UpdateError(f"{url}: no such file")
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise UpdateError(f"{url}: cannot read ({exc.strerror or type(exc).__name__})") from None
+    if len(data) > limit:
+        raise UpdateError(f"{url}: more than the {limit}-byte limit; refused")
+    return data
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost plain reason of a requests/urllib3 error, without object reprs."""
+    seen = exc
+    while True:
+        inner = getattr(seen, "reason", None) or seen.__cause__ or seen.__context__
+        if not isinstance(inner, BaseException) or inner is seen:
+            break
+        seen = inner
+    text = _first_line(seen)
+    # urllib3 prefixes messages with "<object at 0x...>: "; keep only the message.
+    text = re.sub(r"^<[^>]*>:\s*", "", text)
+    text = re.sub(r"\(Caused by .*$", "", text).strip()
+    return text or type(exc).__name__
 
 
 def _first_line(exc: BaseException) -> str:
@@ -184,16 +264,18 @@ def fetch_bundle(
     url: str, dest: Path, progress: Optional[Progress] = None, session: Any = None
 ) -> Manifest:
     """Download the manifest at ``url`` and its files into ``dest``, verified."""
+    import time
     from urllib.parse import urljoin, urlparse
 
     import requests
 
-    if urlparse(url).scheme not in ("https", "http"):
-        raise UpdateError(f"{url}: only http(s) URLs are supported")
+    if urlparse(url).scheme not in ("https", "http", "file"):
+        raise UpdateError(f"{url}: only http(s) and file URLs are supported")
+    deadline = time.monotonic() + DEADLINE
     own = session is None
     session = requests.Session() if own else session
     try:
-        raw = _download(session, url, MAX_MANIFEST_BYTES, None, "manifest.json")
+        raw = _download(session, url, MAX_MANIFEST_BYTES, None, "manifest.json", deadline)
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
@@ -202,7 +284,7 @@ def fetch_bundle(
         total = 0
         for entry in manifest.files:
             file_url = urljoin(url, entry.name)
-            body = _download(session, file_url, MAX_FILE_BYTES, progress, entry.name)
+            body = _download(session, file_url, MAX_FILE_BYTES, progress, entry.name, deadline)
             total += len(body)
             if total > MAX_TOTAL_BYTES:
                 raise UpdateError(f"{url}: bundle is over the {MAX_TOTAL_BYTES}-byte limit")
@@ -236,10 +318,64 @@ def validate_bundle(directory: Path) -> str:
         raise UpdateError(f"downloaded matrix is invalid: {where}: {exc.message}") from None
 
 
+_LEFTOVER_RE = re.compile(r"^\.(?:incoming-(\d+)-.*|.+\.(\d+)\.link|.+\.(?:old|removed)-(\d+))$")
+STALE_SECONDS = 3600.0
+"""A leftover whose owner cannot be told is removed once it is this old."""
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but not ours (EPERM), or no such call (Windows)
+        return True
+    return True
+
+
+def clean_leftovers(parent: Path) -> list[str]:
+    """Remove what a killed update left next to the matrix: staging directories,
+    temporary links and set-aside old bundles whose process is gone. Returns the
+    names removed."""
+    import time
+
+    removed: list[str] = []
+    try:
+        items = list(parent.iterdir())
+    except OSError:
+        return removed
+    now = time.time()
+    for item in items:
+        if not item.name.startswith("."):
+            continue
+        match = _LEFTOVER_RE.match(item.name)
+        if match is not None:
+            pid = int(next(g for g in match.groups() if g is not None))
+            if _alive(pid):
+                continue
+        elif item.name.startswith(".incoming-"):
+            try:
+                if now - item.lstat().st_mtime < STALE_SECONDS:
+                    continue
+            except OSError:
+                continue
+        else:
+            continue
+        if item.is_dir() and not item.is_symlink():
+            shutil.rmtree(item, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                item.unlink()
+        removed.append(item.name)
+    return removed
+
+
 @contextlib.contextmanager
 def _staging(parent: Path) -> Iterator[Path]:
     parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".incoming-{os.getpid()}-", dir=parent))
     try:
         yield staging
     finally:
@@ -289,26 +425,48 @@ def _prune(parent: Path, keep: set[str]) -> None:
             shutil.rmtree(item, ignore_errors=True)
 
 
+def installed_version(target: Path) -> Optional[str]:
+    """The data version of the installed update at ``target``; None without one."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        doc = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+        version = doc.get("data_version")
+        return version if isinstance(version, str) else None
+    return None
+
+
 def update_matrix(
     url: str,
     target: Path,
     progress: Optional[Progress] = None,
     session: Any = None,
+    allow_downgrade: bool = False,
+    floor: Optional[str] = None,
 ) -> UpdateResult:
-    """Fetch, verify, validate and install the bundle at ``url`` as ``target``."""
-    previous = None
-    manifest_path = target / "manifest.json"
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        previous = json.loads(manifest_path.read_text(encoding="utf-8")).get("data_version")
+    """Fetch, verify, validate and install the bundle at ``url`` as ``target``.
+
+    A bundle older than the installed update (or than ``floor``, the shipped
+    matrix's data version, when no update is installed) is refused unless
+    ``allow_downgrade``.
+    """
+    clean_leftovers(target.parent)
+    previous = installed_version(target)
+    current = previous or floor
     with _staging(target.parent) as staging:
         manifest = fetch_bundle(url, staging, progress, session)
         data_version = validate_bundle(staging)
+        if current is not None and manifest.data_version < current and not allow_downgrade:
+            where = "the installed update" if previous else "the matrix shipped with envcheck"
+            raise UpdateError(
+                f"{url}: matrix data {manifest.data_version} is older than {current} "
+                f"({where}); pass --allow-downgrade to install it anyway"
+            )
         final = install(staging, target, manifest.data_version)
     return UpdateResult(final, data_version, previous, tuple(f.name for f in manifest.files))
 
 
 def remove_update(target: Path) -> bool:
     """Go back to the shipped matrix: remove an installed update. True if one was removed."""
+    clean_leftovers(target.parent)
     if not (target.exists() or target.is_symlink()):
         return False
     parent = target.parent

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Any, Optional
+
+from envcheck.model._frozen import record
 
 
 class Severity(str, enum.Enum):
@@ -38,7 +39,7 @@ class Category(str, enum.Enum):
     OTHER = "other"
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One diagnosis: a stable id, what was seen (evidence) and how to fix it."""
 

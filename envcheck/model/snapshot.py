@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, Optional
 
 from envcheck.model._fields import (
@@ -22,6 +21,7 @@ from envcheck.model._fields import (
     load_fields,
     unknown_keys,
 )
+from envcheck.model._frozen import field, record
 
 SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
@@ -44,7 +44,7 @@ class _Model:
         return load_fields(cls, data, path)
 
 
-@dataclass(frozen=True)
+@record
 class Platform(_Model):
     os: Optional[str] = None
     """linux, windows or darwin."""
@@ -69,7 +69,7 @@ class Platform(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class PythonInfo(_Model):
     version: Optional[str] = None
     implementation: Optional[str] = None
@@ -89,7 +89,7 @@ class PythonInfo(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Driver(_Model):
     version: Optional[str] = None
     """The driver version as NVIDIA prints it (raw string, e.g. ``535.104.05``)."""
@@ -109,7 +109,7 @@ class Driver(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Gpu(_Model):
     index: Optional[int] = None
     name: Optional[str] = None
@@ -147,7 +147,7 @@ class Gpu(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class CudaToolkit(_Model):
     version: Optional[str] = None
     path: Optional[str] = None
@@ -161,7 +161,7 @@ class CudaToolkit(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Library(_Model):
     name: Optional[str] = None
     """cudnn, cublas, cudart, nccl, nvjitlink, tensorrt, ..."""
@@ -178,7 +178,7 @@ class Library(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Framework(_Model):
     name: Optional[str] = None
     """torch, tensorflow, jax, cupy, onnxruntime, paddle, keras, caffe."""
@@ -213,7 +213,7 @@ class Framework(_Model):
         object.__setattr__(self, "build", frozen_map(self.build))
 
 
-@dataclass(frozen=True)
+@record
 class ProbeError(_Model):
     probe: Optional[str] = None
     message: Optional[str] = None
@@ -224,7 +224,7 @@ class ProbeError(_Model):
     )
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot(_Model):
     """Everything envcheck knows about one machine and one Python environment."""
 

@@ -10,7 +10,7 @@ stream is not a terminal.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,7 +32,7 @@ def make_console(color: Optional[bool] = None, stderr: bool = False) -> Console:
         # Piped or redirected: rich would assume 80 columns and wrap every table
         # and command; a log or a pasted report reads better unwrapped.
         width = 160
-    return Console(
+    console = Console(
         width=width,
         file=stream,
         markup=False,
@@ -42,6 +42,14 @@ def make_console(color: Optional[bool] = None, stderr: bool = False) -> Console:
         no_color=True if color is False else None,
         soft_wrap=False,
     )
+    # rich answers a closed pipe with SystemExit(1); the CLI treats it as the
+    # reader leaving (`envcheck matrix show | head`), which is no failure.
+    console.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]
+    return console
+
+
+def _broken_pipe() -> None:
+    raise BrokenPipeError(32, "Broken pipe")
 
 
 def _isatty(stream: object) -> bool:
@@ -49,3 +57,19 @@ def _isatty(stream: object) -> bool:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, ValueError):
         return False
+
+
+def output_console(color: Optional[bool] = None) -> Any:
+    """The console for a command's results on stdout.
+
+    A terminal (or ``--color``/``FORCE_COLOR``) gets a rich Console; a pipe, a
+    file or a CI log gets a ``PlainConsole``: the same content as aligned plain
+    text, without importing rich at all.
+    """
+    import os
+
+    if color or (color is None and os.environ.get("FORCE_COLOR")) or _isatty(sys.stdout):
+        return make_console(color)
+    from envcheck.render.blocks import PlainConsole
+
+    return PlainConsole(sys.stdout)

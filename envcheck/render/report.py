@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.model.finding import Severity
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from envcheck.doctor import Report
     from envcheck.model.finding import Finding
 
 _LABEL = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN", Severity.INFO: "INFO"}
+BULLET = "\u00b7"
+"""The evidence bullet (middle dot); ``output_console`` streams that cannot encode
+it print "?" instead of crashing (PYTHONIOENCODING=ascii)."""
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -25,16 +26,18 @@ def summary_line(report: Report) -> str:
     )
 
 
-def render_report_text(report: Report, console: Console) -> None:
-    from rich.text import Text
+def render_report_text(report: Report, console: Any, matrix: Any = None) -> None:
+    """The doctor report on a rich Console or a ``PlainConsole``; with the
+    ``matrix``, a GPU without a reported CC gets it from its name."""
+    from envcheck.render.blocks import Line, emit
+    from envcheck.render.text import matrix_gpu_lookup, snapshot_sections
 
-    from envcheck.render.text import snapshot_sections
-
-    for section in snapshot_sections(report.snapshot):
-        console.print(section)
-        console.print()
+    lookup = matrix_gpu_lookup(matrix) if matrix is not None else None
+    for section in snapshot_sections(report.snapshot, lookup):
+        emit(console, section)
+        emit(console, "")
     if report.deep:
-        console.print(Text("Smoke tests (--deep)", style="bold italic"))
+        emit(console, Line.of("Smoke tests (--deep)", "bold italic"))
         for result in report.deep:
             if result.get("skipped"):
                 status, style = "skipped", "dim"
@@ -42,45 +45,48 @@ def render_report_text(report: Report, console: Console) -> None:
                 status, style = "ok", "green"
             else:
                 status, style = "FAILED", "bold red"
-            line = Text(f"  {result.get('framework', '?')}: ")
-            line.append(status, style=style)
+            line = Line.of(f"  {result.get('framework', '?')}: ")
+            line.append(status, style)
             summary = result.get("summary") if not result.get("skipped") else result["skipped"]
             if summary:
                 line.append(f"  {summary}")
-            console.print(line)
-        console.print()
-    console.print(Text("Findings", style="bold italic"))
+            emit(console, line)
+        emit(console, "")
+    emit(console, Line.of("Findings", "bold italic"))
     if not report.findings:
-        console.print("  none")
+        emit(console, "  none")
     for f in report.findings:
         _render_finding(f, console)
-    console.print()
+    emit(console, "")
     style = "bold red" if report.count(Severity.ERROR) else "bold green"
-    console.print(Text(summary_line(report), style=style), soft_wrap=True)
+    emit(console, Line.of(summary_line(report), style), soft_wrap=True)
 
 
-def _render_finding(f: Finding, console: Console) -> None:
-    from rich.text import Text
+def _render_finding(f: Finding, console: Any) -> None:
+    from envcheck.render.blocks import Line, emit
 
-    head = Text("  ")
-    head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
-    head.append(f" {f.title}", style="bold" if f.severity != Severity.INFO else "")
-    head.append(f"  [{f.id}]", style="dim")
-    # soft_wrap: long commands and paths stay on one line (copy-pasteable);
-    # the terminal wraps them visually.
-    console.print(head, soft_wrap=True)
+    def say(text: str, style: Optional[str]) -> None:
+        # soft_wrap: long commands and paths stay on one line (copy-pasteable);
+        # the terminal wraps them visually.
+        emit(console, Line.of(text, style), soft_wrap=True)
+
+    head = Line.of("  ")
+    head.append(f"{_LABEL[f.severity]:<5}", _STYLE[f.severity])
+    head.append(f" {f.title}", "bold" if f.severity != Severity.INFO else None)
+    head.append(f"  [{f.id}]", "dim")
+    emit(console, head, soft_wrap=True)
     for e in f.evidence:
-        console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
+        say(f"        {BULLET} {e}", "dim")
     if f.fix:
         lines = f.fix.splitlines()
         label = "tip" if f.severity is Severity.INFO else "fix"
-        console.print(Text(f"        {label}: {lines[0]}", style="green"), soft_wrap=True)
+        say(f"        {label}: {lines[0]}", "green")
         for extra in lines[1:]:
-            console.print(Text(f"             {extra}", style="green"), soft_wrap=True)
+            say(f"             {extra}", "green")
     if f.detail:
-        console.print(Text(f"        note: {f.detail}", style="dim"), soft_wrap=True)
+        say(f"        note: {f.detail}", "dim")
     for src in f.sources:
-        console.print(Text(f"        source: {src}", style="dim"), soft_wrap=True)
+        say(f"        source: {src}", "dim")
 
 
 def render_report_markdown(report: Report) -> str:

@@ -1,13 +1,16 @@
-"""Terminal rendering with rich (imported lazily by the callers' modules)."""
+"""The snapshot as text: tables for a terminal (rich) or plain text (pipes)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from envcheck.render.blocks import Table, emit
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from envcheck.model.snapshot import Gpu, Snapshot
 
-    from envcheck.model.snapshot import Snapshot
+GpuLookup = Callable[[str], Optional[tuple[str, str]]]
+"""GPU name → (compute capability, architecture) from the matrix, or None."""
 
 
 def _v(value: object) -> str:
@@ -21,33 +24,40 @@ def _v(value: object) -> str:
     return str(value)
 
 
-def _kv_table(title: str, rows: list[tuple[str, object]]) -> object:
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left", show_header=False, box=None)
-    table.add_column(style="bold")
-    table.add_column()
-    for key, value in rows:
-        table.add_row(key, _v(value))
-    return table
+def _kv_table(title: str, rows: list[tuple[str, object]]) -> Table:
+    return Table(title, None, [[key, _v(value)] for key, value in rows])
 
 
-def _table(title: str, headers: list[str], rows: list[list[object]]) -> object:
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for h in headers:
-        table.add_column(h)
-    for row in rows:
-        table.add_row(*(_v(c) for c in row))
-    return table
+def _table(title: str, headers: list[str], rows: list[list[object]]) -> Table:
+    return Table(title, headers, [[_v(c) for c in row] for row in rows])
 
 
-def snapshot_sections(snapshot: Snapshot) -> list[object]:
-    """The rich renderables describing a snapshot, in reading order."""
+def _container(snapshot: Snapshot) -> str:
+    """``container`` null means "none found" only where detection looked (Linux)."""
+    p = snapshot.platform
+    if p.container:
+        return p.container
+    if snapshot.source == "detect" and p.os == "linux":
+        return "none detected"
+    return "unknown"
+
+
+def _gpu_cc_arch(gpu: Gpu, lookup: Optional[GpuLookup]) -> tuple[Optional[str], Optional[str]]:
+    """The GPU's CC and architecture; from its name (marked) when not reported."""
+    cc, arch = gpu.compute_capability, gpu.architecture
+    if (cc and arch) or lookup is None or not gpu.name:
+        return cc, arch
+    found = lookup(gpu.name)
+    if found is None:
+        return cc, arch
+    return cc or f"{found[0]} (by name)", arch or f"{found[1]} (by name)"
+
+
+def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None) -> list[Table]:
+    """The tables describing a snapshot, in reading order."""
     p, py, d = snapshot.platform, snapshot.python, snapshot.driver
     distro = " ".join(x for x in (p.distro, p.distro_version) if x) or None
-    sections: list[object] = [
+    sections: list[Table] = [
         _kv_table(
             "System",
             [
@@ -56,7 +66,7 @@ def snapshot_sections(snapshot: Snapshot) -> list[object]:
                 ("Kernel", p.kernel),
                 ("glibc", p.glibc),
                 ("WSL2", p.wsl),
-                ("Container", p.container or ("no" if p.container is None else None)),
+                ("Container", _container(snapshot)),
                 ("Python", f"{_v(py.version)} ({_v(py.implementation)})"),
                 ("Interpreter", py.executable),
                 (
@@ -85,8 +95,7 @@ def snapshot_sections(snapshot: Snapshot) -> list[object]:
                     [
                         g.index,
                         g.name,
-                        g.compute_capability,
-                        g.architecture,
+                        *_gpu_cc_arch(g, gpu_lookup),
                         None if g.memory_total_mib is None else f"{g.memory_total_mib} MiB",
                         g.mig_mode,
                         None
@@ -146,9 +155,22 @@ def snapshot_sections(snapshot: Snapshot) -> list[object]:
     return sections
 
 
-def render_snapshot(snapshot: Snapshot, console: Console, title: Optional[str] = None) -> None:
+def render_snapshot(snapshot: Snapshot, console: Any, title: Optional[str] = None) -> None:
+    """Print the snapshot on a rich Console or a ``PlainConsole``."""
     if title:
-        console.print(title)
+        emit(console, title)
     for section in snapshot_sections(snapshot):
-        console.print(section)
-        console.print()
+        emit(console, section)
+        emit(console, "")
+
+
+def matrix_gpu_lookup(matrix: Any) -> GpuLookup:
+    """A ``GpuLookup`` over the matrix's GPU table (exact names and families)."""
+
+    def lookup(name: str) -> Optional[tuple[str, str]]:
+        match = matrix.gpu_match(name)
+        if match is None:
+            return None
+        return str(match.compute_capability), match.architecture
+
+    return lookup

@@ -10,6 +10,7 @@ import pytest
 from envcheck.detect.context import Context
 from envcheck.detect.libraries import (
     parse_cudnn_version_header,
+    parse_ld_so_cache,
     parse_ldconfig_p,
     parse_library_filename,
     parse_toolkit_component_versions,
@@ -337,3 +338,72 @@ def test_windows_dlls_in_cuda_bin_and_path(tmp_path: Path) -> None:
         Library("cudnn", "8.1.1", f"{win}\\bin\\cudnn64_8.dll", "toolkit"),
         Library("cudnn", "8", "C:\\tools\\cudnn\\bin\\cudnn64_8.dll", "PATH"),
     ]
+
+
+def _ld_so_cache(entries: list[tuple[str, str]], old_prefix: bool = False) -> bytes:
+    """A glibc ld.so.cache ("new" format) holding ``entries`` (what ldconfig writes)."""
+    import struct
+    import sys
+
+    order = "<" if sys.byteorder == "little" else ">"
+    strings = b""
+    offsets = []
+    base = 48 + 24 * len(entries)
+    for soname, path in entries:
+        key = base + len(strings)
+        strings += soname.encode() + b"\0"
+        value = base + len(strings)
+        strings += path.encode() + b"\0"
+        offsets.append((key, value))
+    header = b"glibc-ld.so.cache1.1" + struct.pack(
+        order + "IIB3xI12x", len(entries), len(strings), 2, 0
+    )
+    body = b"".join(struct.pack(order + "iIIIQ", 0x303, k, v, 0, 0) for k, v in offsets)
+    new = header + body + strings
+    if not old_prefix:
+        return new
+    old = b"ld.so-1.7.0" + b"\0" + struct.pack(order + "I", 0)  # compat: no old entries
+    return old + new
+
+
+@pytest.mark.parametrize("old_prefix", [False, True])
+def test_ld_so_cache_is_read_without_running_ldconfig(tmp_path: Path, old_prefix: bool) -> None:
+    entries = [
+        ("libcudnn.so.8", "/usr/lib/x86_64-linux-gnu/libcudnn.so.8"),
+        ("libcublas.so.11", "/usr/local/cuda-11.8/targets/x86_64-linux/lib/libcublas.so.11"),
+        ("libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6"),
+    ]
+    assert parse_ld_so_cache(_ld_so_cache(entries, old_prefix)) == entries
+    write_tree(tmp_path, {"usr/lib/x86_64-linux-gnu/libcudnn.so.8": "", "sbin/ldconfig": ""})
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/ld.so.cache").write_bytes(_ld_so_cache(entries, old_prefix))
+    system = make_system(tmp_path, outputs={"ldconfig": "must not run"})
+    ctx = _probe(system)
+    assert [lib.name for lib in ctx.libraries] == ["cudnn", "cublas"]
+    assert system.run.calls == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"garbage", b"glibc-ld.so.cache1.1" + b"\xff" * 28, b"ld.so-1.7.0\0\0\0\0\0junk"],
+)
+def test_unparseable_ld_so_cache_falls_back_to_ldconfig(tmp_path: Path, data: bytes) -> None:
+    assert parse_ld_so_cache(data) is None
+    write_tree(tmp_path, {"usr/lib/x86_64-linux-gnu/libcudnn.so.8": "", "sbin/ldconfig": ""})
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/ld.so.cache").write_bytes(data)
+    ctx = _probe(make_system(tmp_path, outputs={"ldconfig": LDCONFIG_P}))
+    assert [lib.name for lib in ctx.libraries] == ["cudnn", "cublas"]
+
+
+@pytest.mark.real_machine
+def test_ld_so_cache_matches_ldconfig_p_on_this_machine() -> None:
+    import shutil
+    import subprocess
+
+    cache = Path("/etc/ld.so.cache")
+    exe = shutil.which("ldconfig") or "/sbin/ldconfig"
+    if not cache.is_file() or not Path(exe).exists():
+        pytest.skip("no glibc dynamic linker cache here")
+    listed = subprocess.run([exe, "-p"], capture_output=True, text=True, check=False).stdout
+    assert parse_ld_so_cache(cache.read_bytes()) == parse_ldconfig_p(listed)

@@ -75,7 +75,11 @@ def test_update_shows_progress_when_forced_to_a_terminal(httpserver: object) -> 
     import hashlib
     import json
 
+    from envcheck.matrix.load import DOMAINS
+
     files = {p.name: p.read_bytes() for p in MINI.glob("*.toml")}
+    for domain in DOMAINS:  # a bundle must hold every domain: empty ones for the rest
+        files.setdefault(f"{domain}.toml", b'schema_version = 1\ndata_version = "2026-11-22"\n')
     manifest = {
         "schema": "envcheck.matrix-bundle/1",
         "schema_version": 1,
@@ -89,9 +93,10 @@ def test_update_shows_progress_when_forced_to_a_terminal(httpserver: object) -> 
     for name, body in files.items():
         server.expect_request(f"/m/{name}").respond_with_data(body)  # type: ignore[attr-defined]
     url = server.url_for("/m/manifest.json")  # type: ignore[attr-defined]
-    code, out, err = run_cli("--color", "matrix", "update", "--url", str(url))
-    assert code == 0
+    # The fixture's data is older than the shipped matrix: a deliberate downgrade.
+    code, out, err = run_cli("--color", "matrix", "update", "--url", str(url), "--allow-downgrade")
+    assert code == 0, err
     assert "cuda_driver.toml" in err  # the progress bar names each file
     code, out, err = run_cli("matrix", "update", "--url", str(url))
-    assert code == 0
+    assert code == 0, err
     assert err == ""  # not a terminal: no progress

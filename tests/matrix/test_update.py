@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
 
-from envcheck.matrix import active_matrix_dir, clear_cache, load_matrix, user_matrix_dir
+from envcheck.matrix import (
+    active_matrix_dir,
+    bundled_dir,
+    clear_cache,
+    load_matrix,
+    user_matrix_dir,
+)
 from envcheck.matrix import update as mupdate
+from envcheck.matrix.load import DOMAINS
 from tests.conftest import run_cli
 
 pytestmark = pytest.mark.network
@@ -24,6 +32,8 @@ MINI = Path(__file__).parents[1] / "fixtures" / "matrix-mini"
 
 def bundle_files(data_version: str = "2027-01-15") -> dict[str, bytes]:
     out = {}
+    for domain in DOMAINS:  # every domain: the fixture's rows, empty files for the rest
+        out[f"{domain}.toml"] = f'schema_version = 1\ndata_version = "{data_version}"\n'.encode()
     for path in sorted(MINI.glob("*.toml")):
         text = path.read_text(encoding="utf-8")
         out[path.name] = text.replace(
@@ -93,7 +103,7 @@ def test_good_bundle_is_installed_and_becomes_active(httpserver: Any) -> None:
     target = user_matrix_dir()
     assert target.is_symlink()
     assert (target / "manifest.json").is_file()
-    assert active_matrix_dir() == target
+    assert active_matrix_dir() == target.resolve()  # one bundle, resolved once
     assert installed_version() == "2027-01-15"
     assert leftovers() == []
     code, out, _ = run_cli("matrix", "show", "cuda_driver", "--json")
@@ -258,13 +268,206 @@ def test_bundled_removes_the_update(httpserver: Any) -> None:
     assert "no update installed" in out
 
 
-def test_non_http_url_is_refused() -> None:
+def test_other_url_schemes_are_refused() -> None:
+    code, out, err = run_cli("matrix", "update", "--url", "ftp://example.org/manifest.json")
+    assert code == 2
+    assert "only http(s) and file URLs" in err
     code, out, err = run_cli("matrix", "update", "--url", "file:///etc/passwd")
     assert code == 2
-    assert "only http(s) URLs" in err
+    assert "manifest is not valid JSON" in err or "not an envcheck matrix manifest" in err
 
 
 def test_make_manifest_round_trip(tmp_path: Path) -> None:
-    doc = mupdate.make_manifest(MINI, "2027-01-15")
+    for name, body in bundle_files().items():
+        (tmp_path / name).write_bytes(body)
+    doc = mupdate.make_manifest(tmp_path, "2027-01-15")
     manifest = mupdate.parse_manifest(json.loads(json.dumps(doc)), "x")
-    assert {f.name for f in manifest.files} == {p.name for p in MINI.glob("*.toml")}
+    assert {f.name for f in manifest.files} == {f"{d}.toml" for d in DOMAINS}
+
+
+# -- issue 16: one bundle per reader, every domain, deadline, downgrade, leftovers
+
+
+def test_bundle_missing_a_domain_is_refused(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    del files["keras.toml"]
+    url = serve(httpserver, files, manifest_for(files, data_version="2027-03-01"))
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "the bundle lacks keras.toml")
+
+
+def test_a_dripping_server_is_cut_off_at_the_deadline(
+    httpserver: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import http.server
+    import threading
+
+    install_good(httpserver)
+    monkeypatch.setattr(mupdate, "DEADLINE", 1.0)
+
+    class Drip(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                for _ in range(100):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.3)
+            except OSError:
+                pass
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        start = time.monotonic()
+        url = f"http://127.0.0.1:{server.server_address[1]}/manifest.json"
+        code, out, err = run_cli("matrix", "update", "--url", url)
+        assert time.monotonic() - start < 5
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert_untouched(code, out, err, "did not finish within 1s; cut off")
+
+
+def test_downgrade_needs_allow_downgrade(httpserver: Any) -> None:
+    install_good(httpserver)
+    files = bundle_files("2026-12-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2026-12-01"))
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert_untouched(code, out, err, "older than 2027-01-15 (the installed update)")
+    assert "--allow-downgrade" in err
+    code, out, err = run_cli("matrix", "update", "--url", url, "--allow-downgrade")
+    assert code == 0, err
+    assert installed_version() == "2026-12-01"
+
+
+def test_older_than_the_shipped_matrix_is_a_downgrade(httpserver: Any) -> None:
+    files = bundle_files("2001-01-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2001-01-01"))
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert code == 2
+    assert "the matrix shipped with envcheck" in err
+    assert installed_version() is None
+
+
+def test_leftovers_of_a_killed_update_are_cleaned_on_the_next_run(httpserver: Any) -> None:
+    install_good(httpserver)
+    parent = user_matrix_dir().parent
+    dead = 2**22 + 12345  # above pid_max's default: no such process
+    stale = [
+        parent / f".incoming-{dead}-abc123",
+        parent / f".current.old-{dead}",
+    ]
+    for path in stale:
+        path.mkdir()
+        (path / "cuda_driver.toml").write_text("x")
+    link = parent / f".current.{dead}.link"
+    link.symlink_to("nowhere")
+    live = parent / f".incoming-{os.getpid()}-mine"
+    live.mkdir()
+    code, out, _ = run_cli("matrix", "update", "--bundled")
+    assert code == 0
+    assert [p.name for p in [*stale, link] if p.exists() or p.is_symlink()] == []
+    assert live.exists()  # a running update's staging is not touched
+    live.rmdir()
+
+
+def test_connection_errors_are_one_plain_line() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    code, out, err = run_cli("matrix", "update", "--url", f"http://127.0.0.1:{port}/manifest.json")
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "cannot connect" in err
+    for noise in ("object at 0x", "HTTPConnectionPool", "Caused by", "NewConnectionError"):
+        assert noise not in err, err
+
+
+def test_no_default_url_says_so_plainly() -> None:
+    code, out, err = run_cli("matrix", "update")
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "no matrix bundle is published" in err
+    assert "--bundled" in err and "file://" in err
+
+
+def test_a_bundle_from_a_file_url(tmp_path: Path) -> None:
+    files = bundle_files()
+    for name, body in files.items():
+        (tmp_path / name).write_bytes(body)
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest_for(files)))
+    code, out, err = run_cli("matrix", "update", "--url", (tmp_path / "manifest.json").as_uri())
+    assert code == 0, err
+    assert installed_version() == "2027-01-15"
+
+
+def test_a_reader_reads_every_file_from_the_one_bundle_it_resolved(httpserver: Any) -> None:
+    install_good(httpserver)
+    first = active_matrix_dir()
+    assert first == user_matrix_dir().resolve()
+    files = bundle_files("2027-02-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2027-02-01"))
+    # An update swaps `current` (and removes the old bundle) under this process.
+    assert mupdate.update_matrix(url, user_matrix_dir()).data_version == "2027-02-01"
+    assert not first.exists()
+    assert active_matrix_dir() == first  # resolved once per process...
+    assert load_matrix().data_version == "2027-02-01"  # ...re-resolved once it vanished
+    assert active_matrix_dir() == user_matrix_dir().resolve()
+
+
+def test_loads_during_updates_and_removals_never_fail_or_mix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from envcheck.matrix.cache import ENV_NO_CACHE
+
+    monkeypatch.setenv(ENV_NO_CACHE, "1")  # read every file every time
+    urls = []
+    for version in ("2027-01-15", "2027-02-01"):
+        files = bundle_files(version)
+        folder = tmp_path / version
+        folder.mkdir()
+        for name, body in files.items():
+            (folder / name).write_bytes(body)
+        manifest = manifest_for(files, data_version=version)
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        urls.append((folder / "manifest.json").as_uri())
+    target = user_matrix_dir()
+    stop = threading.Event()
+
+    def churn() -> None:
+        i = 0
+        while not stop.is_set():
+            mupdate.update_matrix(urls[i % 2], target, allow_downgrade=True)
+            if i % 3 == 2:
+                mupdate.remove_update(target)
+            i += 1
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    seen = set()
+    try:
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            clear_cache()
+            matrix = load_matrix()
+            if matrix.location != str(bundled_dir()):
+                # One bundle per load: every file carries the same data version.
+                assert len(set(matrix.file_versions.values())) == 1, matrix.file_versions
+            seen.add(matrix.data_version)
+    finally:
+        stop.set()
+        worker.join()
+    assert len(seen) >= 2

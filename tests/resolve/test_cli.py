@@ -162,10 +162,22 @@ def test_install_dry_run_json(snapshot_here: Any) -> None:
     assert "torch==2.13.0" in data["commands"][0]
 
 
-def test_install_declined_changes_nothing(snapshot_here: Any) -> None:
+def test_install_declined_changes_nothing(
+    snapshot_here: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envcheck.commands import install
+
+    monkeypatch.setattr(install, "_stdin_is_terminal", lambda: True)
     code, _, err = run_cli("install", "torch", "--python", "/venv/bin/python", input="n\n")
     assert code == 0
     assert "nothing changed" in err
+
+
+def test_install_without_a_terminal_asks_for_yes(snapshot_here: Any) -> None:
+    # `envcheck install torch < /dev/null`: nobody can answer; exit 2, not 130.
+    code, _, err = run_cli("install", "torch", "--python", "/venv/bin/python", input="")
+    assert code == 2
+    assert "stdin is not a terminal; pass --yes" in err
 
 
 def test_install_unsatisfiable_exits_1(snapshot_here: Any) -> None:

@@ -1,0 +1,120 @@
+"""The console-script entry point: the cheapest possible start.
+
+``envcheck --version`` is answered here before click (or anything else, not
+even ``typing``) is imported; a plain ``detect --json`` (no terminal to show a
+spinner on) runs without click; Ctrl-C or a closed pipe while the CLI is still
+being imported end the process with the documented exit code instead of a
+traceback, and output streams never fail on a character they cannot encode.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~4 ms)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Optional
+
+INTERRUPTED = 130
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) == 1 and args[0] in ("--version", "-V"):
+        from envcheck import __version__
+
+        sys.stdout.write(f"envcheck, version {__version__}\n")
+        sys.stdout.flush()
+        return 0
+    _tolerate_encoding()
+    try:
+        if args == ["detect", "--json"] and not _isatty(sys.stderr):
+            code = _detect_json()
+        else:
+            from envcheck.cli import main as cli_main
+
+            code = cli_main(args)
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl-C before the CLI could install its own handling (during imports).
+        sys.stderr.write("envcheck: interrupted\n")
+        return INTERRUPTED
+    except BrokenPipeError:
+        # `envcheck doctor | head -1`: the reader left; that is not our error.
+        _silence_stdout()
+        return 0
+    if getattr(sys.stdout, "closed", False) is False and _stdout_broken():
+        _silence_stdout()
+    return code
+
+
+def _detect_json() -> int:
+    """``envcheck detect --json`` with no other option and no terminal for a
+    progress spinner: the CLI's code path minus click's import (a third of
+    this command's start-up). Same detection, same JSON; detection records
+    its problems in the snapshot and never raises."""
+    import os
+
+    from envcheck.detect import detect
+    from envcheck.snapshot_io import snapshot_to_text
+
+    try:
+        text = snapshot_to_text(detect())
+    except Exception as exc:
+        if os.environ.get("ENVCHECK_DEBUG", "") not in ("", "0"):
+            raise
+        # The same one line as the CLI's handler (envcheck.cli.main).
+        sys.stderr.write(
+            f"envcheck: internal error: {type(exc).__name__}: {exc}"
+            " (run with --debug for the traceback)\n"
+        )
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _tolerate_encoding() -> None:
+    """Never crash on a character the output encoding lacks (PYTHONIOENCODING=ascii,
+    a legacy Windows console): such characters print as "?"."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if getattr(stream, "errors", "strict") == "strict":
+                stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _stdout_broken() -> bool:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail
+    again on the closed pipe (and print "Exception ignored ...")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run() -> None:
+    """``python -m envcheck`` and the ``envcheck`` script."""
+    raise SystemExit(main())
