@@ -176,7 +176,7 @@ class KerasPin:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class NvidiaPin:
     """The NVIDIA wheels a framework release requires on linux-x86_64 (its wheel
     METADATA ``Requires-Dist``): what pip installs beside it."""
@@ -192,7 +192,7 @@ class NvidiaPin:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class CondaPackage:
     """Builds a conda channel ships of one package (what a conda emitter may pin)."""
 
@@ -214,7 +214,7 @@ class CondaPackage:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@record
 class CondaAbsent:
     """A channel that ships no build of a package for some platforms."""
 
