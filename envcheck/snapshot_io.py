@@ -8,6 +8,7 @@ import os
 from typing import Any, Optional
 
 from envcheck.errors import InputError
+from envcheck.inputs import LIMITS, parse_json
 from envcheck.model._fields import SchemaError
 from envcheck.model.snapshot import Snapshot
 from envcheck.textfile import read_text_file
@@ -15,12 +16,7 @@ from envcheck.textfile import read_text_file
 
 def parse_snapshot_text(text: str, path: str = "<snapshot>") -> Snapshot:
     """Parse snapshot JSON text; errors name the file, line or JSON path."""
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputError(path, None, "invalid JSON: nested too deeply") from None
+    data: Any = parse_json(text, path)
     try:
         return Snapshot.from_json(data)
     except SchemaError as exc:
@@ -29,7 +25,7 @@ def parse_snapshot_text(text: str, path: str = "<snapshot>") -> Snapshot:
 
 def read_snapshot(path: str) -> Snapshot:
     """Load a snapshot file (``-`` for stdin)."""
-    return parse_snapshot_text(read_text_file(path, "snapshot file"), path)
+    return parse_snapshot_text(read_text_file(path, "snapshot file", LIMITS["snapshot"]), path)
 
 
 def snapshot_to_text(snapshot: Snapshot) -> str:

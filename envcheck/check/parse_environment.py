@@ -90,17 +90,9 @@ def parse_environment(text: str, path: str) -> ParsedFile:
     """Parse environment.yml text. Raises InputError (path:line) for invalid YAML."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        root = yaml.compose(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(path, line, f"invalid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(path, None, f"invalid YAML: {exc}") from None
-    except RecursionError:
-        raise InputError(path, None, "invalid YAML: nested too deeply") from None
+    from envcheck.inputs import compose_yaml
+
+    root = compose_yaml(text, path)  # bounded depth, aliases and digits
     if root is None:
         return ParsedFile(path)
     if not isinstance(root, yaml.MappingNode):

@@ -66,9 +66,10 @@ def doctor(
         if snapshot_file is not None or python is not None:
             raise click.UsageError("--from-collect-env excludes --snapshot and --python")
         from envcheck.collect_env import parse_collect_env
+        from envcheck.inputs import LIMITS
         from envcheck.textfile import read_text_file
 
-        text = read_text_file(collect_env_file, "collect_env output")
+        text = read_text_file(collect_env_file, "collect_env output", LIMITS["collect_env"])
         snapshot = parse_collect_env(text, collect_env_file)
     else:
         snapshot = load_or_detect(obj, snapshot_file, python)

@@ -73,9 +73,12 @@ def explain(
             snapshot = read_snapshot(snapshot_file)
         elif collect_env_file is not None:
             from envcheck.collect_env import parse_collect_env
+            from envcheck.inputs import LIMITS
             from envcheck.textfile import read_text_file
 
-            report_text = read_text_file(collect_env_file, "collect_env output")
+            report_text = read_text_file(
+                collect_env_file, "collect_env output", LIMITS["collect_env"]
+            )
             snapshot = parse_collect_env(report_text, collect_env_file)
         else:
             snapshot = detect_snapshot(obj, None)
