@@ -181,6 +181,11 @@ def is_regular_file(path: PathLike) -> bool:
 _LONG_DIGITS = re.compile(rf"[0-9][0-9_]{{{MAX_DIGITS},}}")
 
 
+def has_long_number(text: str) -> bool:
+    """Whether ``text`` holds a run of more than :data:`MAX_DIGITS` digits."""
+    return _LONG_DIGITS.search(text) is not None
+
+
 def check_digits(text: str, shown: str, max_digits: int = MAX_DIGITS) -> None:
     """Refuse a run of more than ``max_digits`` digits (int-conversion limit)."""
     pattern = (

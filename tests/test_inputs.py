@@ -315,3 +315,17 @@ def test_yaml_syntax_error_names_the_line() -> None:
         inputs.compose_yaml("a: 1\nb: [\n", "e.yml")
     assert info.value.path == "e.yml"
     assert info.value.line is not None
+
+
+def test_a_5000_digit_plan_version_is_one_line() -> None:
+    code, _, err = run_cli(
+        "plan",
+        "torch==" + "1" * 5000,
+        "--driver",
+        "550.54.14",
+        "--gpu",
+        "RTX 4090",
+        "--os",
+        "linux",
+    )
+    one_line_error(code, err, "digits")
