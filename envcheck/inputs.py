@@ -299,7 +299,10 @@ def check_yaml_events(
     depth, the number of aliases and the node count after alias expansion."""
     import yaml
 
-    loader = _yaml_loader(yaml)(text)
+    try:
+        loader = _yaml_loader(yaml)(text)
+    except UnicodeError:  # a lone surrogate (undecodable bytes kept by the caller)
+        raise InputError(shown, None, "invalid YAML: not valid Unicode text") from None
     # stack of [anchor, size]; sizes count nodes with aliases expanded
     stack: list[list[Any]] = [[None, 0]]
     sizes: dict[str, int] = {}

@@ -329,3 +329,12 @@ def test_a_5000_digit_plan_version_is_one_line() -> None:
         "linux",
     )
     one_line_error(code, err, "digits")
+
+
+def test_a_5000_digit_version_in_requirements_is_an_ec001(tmp_path: Path) -> None:
+    req = tmp_path / "requirements.txt"
+    req.write_text("numpy\ntorch==" + "9" * 5000 + "\n")
+    code, out, err = run_cli("check", str(req))
+    assert code == 2, out + err
+    assert "requirements.txt:2: EC001" in err and "digits" in err, out + err
+    assert "internal error" not in err

@@ -24,6 +24,7 @@ from envcheck.check.model import (
     Project,
 )
 from envcheck.errors import InputError
+from envcheck.inputs import check_digits
 from envcheck.textfile import read_text_file
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -82,7 +83,9 @@ class _Reader:
         if shown not in self.files:
             self.files.append(shown)
         try:
-            return read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
+            text = read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
+            check_digits(text, shown)  # a 5000-digit version: int() would raise ValueError
+            return text
         except InputError as exc:
             self.problems.append(_unreadable(shown, exc))
             return None
