@@ -168,6 +168,16 @@ def read_text(path: PathLike, what: str = "file", limit: int = DEFAULT_LIMIT) ->
     return decode_text(read_bytes(path, what, limit), shown, what)
 
 
+def path_exists(path: PathLike) -> bool:
+    """Whether anything is at ``path``; False (never an exception) for a name over
+    the file-name limit, a NUL byte or an unreadable directory."""
+    try:
+        Path(path).lstat()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def is_regular_file(path: PathLike) -> bool:
     """True for an existing regular file (FIFOs/devices are not); never blocks."""
     try:

@@ -338,3 +338,22 @@ def test_a_5000_digit_version_in_requirements_is_an_ec001(tmp_path: Path) -> Non
     assert code == 2, out + err
     assert "requirements.txt:2: EC001" in err and "digits" in err, out + err
     assert "internal error" not in err
+
+
+@pytest.mark.parametrize("line", ["-r {}.txt", "./{}", "-c {}.txt"])
+def test_an_include_with_a_300_character_name(tmp_path: Path, line: str) -> None:
+    req = tmp_path / "requirements.txt"
+    req.write_text(line.format("a" * 300) + "\ntorch\n")
+    code, out, err = run_cli("check", str(req))
+    assert code in (0, 1, 2), out + err
+    assert "internal error" not in err and "Traceback" not in err, err
+
+
+@needs_fifo
+def test_a_fifo_include_is_an_ec001_not_a_hang(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "more.txt")
+    req = tmp_path / "requirements.txt"
+    req.write_text("-r more.txt\ntorch\n")
+    code, out, err = bounded(lambda: run_cli("check", str(req)))
+    assert code == 2, out + err
+    assert "more.txt: EC001" in err and "FIFO" in err, err

@@ -24,7 +24,7 @@ from envcheck.check.model import (
     Project,
 )
 from envcheck.errors import InputError
-from envcheck.inputs import check_digits
+from envcheck.inputs import check_digits, path_exists
 from envcheck.textfile import read_text_file
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -130,7 +130,7 @@ class _Reader:
                         Problem(inc.location, INCLUDE_LOOP, f"include loop: {chain}", UNREADABLE)
                     )
                 continue
-            if not target.is_file():
+            if not path_exists(target) or target.is_dir():  # a FIFO/device: EC001 below
                 self._once(
                     Problem(
                         inc.location,
@@ -159,7 +159,7 @@ class _Reader:
 
         path = directory / "pyproject.toml"
         shown = display(path, self.cwd)
-        if not path.is_file():
+        if not path_exists(path) or path.is_dir():
             return ParsedFile(shown)  # setup.py projects: nothing we can read
         text = self.text(path)
         if text is None:
