@@ -231,8 +231,37 @@ def _check_depth(text: str, shown: str, tokens: re.Pattern[str], max_depth: int,
             depth = max(depth - 1, 0)
 
 
+_JSON_KEEP = b'[]{}"'
+_JSON_DROP = bytes(b for b in range(256) if b not in _JSON_KEEP)
+_JSON_STRING = re.compile(rb'"[^"]*"?')
+_JSON_RUN = re.compile(rb"[\[{]+|[\]}]+")
+
+
 def check_json_depth(text: str, shown: str, max_depth: int = MAX_DEPTH) -> None:
-    _check_depth(text, shown, _JSON_TOKENS, max_depth, "JSON")
+    # Fast path, all in C: drop escaped backslashes and quotes (pairs from the
+    # left, as JSON reads them), every byte but brackets and quotes, then the
+    # strings; what is left is the bracket skeleton. Only when it nests too deep
+    # does the exact (slower) scan run, to name the line.
+    if text.count("[") + text.count("{") <= max_depth:
+        return
+    data = text.encode("utf-8", "surrogatepass")
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    # Inside-a-string is the parity of the quotes before a byte: dropping
+    # adjacent quote pairs (most strings hold no bracket) keeps it, then the
+    # few strings left go by a regex.
+    skeleton = data.translate(None, _JSON_DROP).replace(b'""', b"")
+    skeleton = _JSON_STRING.sub(b"", skeleton)
+    depth = deepest = 0
+    for run in _JSON_RUN.finditer(skeleton):
+        size = len(run.group())
+        if run.group()[0] in b"[{":
+            depth += size
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - size, 0)
+    if deepest > max_depth:
+        _check_depth(text, shown, _JSON_TOKENS, max_depth, "JSON")
 
 
 def check_toml_depth(text: str, shown: str, max_depth: int = MAX_DEPTH) -> None:

@@ -357,3 +357,37 @@ def test_a_fifo_include_is_an_ec001_not_a_hang(tmp_path: Path) -> None:
     code, out, err = bounded(lambda: run_cli("check", str(req)))
     assert code == 2, out + err
     assert "more.txt: EC001" in err and "FIFO" in err, err
+
+
+def test_the_fast_json_depth_scan_agrees_with_the_exact_one() -> None:
+    """The C-speed skeleton scan decides exactly like the token scan on JSON."""
+    import random
+
+    rng = random.Random(2)
+
+    def text() -> str:
+        return "".join(rng.choice('[]{}"\\a\n') for _ in range(rng.randint(0, 6)))
+
+    def gen(depth: int) -> Any:
+        r = rng.random()
+        if depth > 9 or r < 0.3:
+            return text()
+        if r < 0.65:
+            return [gen(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {text(): gen(depth + 1) for _ in range(rng.randint(0, 3))}
+
+    def refused(check: Callable[[], None]) -> bool:
+        try:
+            check()
+        except InputError:
+            return True
+        return False
+
+    deep = 0
+    for _ in range(3000):
+        doc = json.dumps(gen(0))
+        exact = refused(lambda: inputs._check_depth(doc, "x", inputs._JSON_TOKENS, 6, "JSON"))  # noqa: B023
+        fast = refused(lambda: inputs.check_json_depth(doc, "x", 6))  # noqa: B023
+        assert exact == fast, doc
+        deep += exact
+    assert deep > 100
