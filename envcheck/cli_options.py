@@ -37,7 +37,8 @@ def redact_option(f: F) -> F:
     return click.option(
         "--redact",
         is_flag=True,
-        help="Replace the home directory and user name with placeholders.",
+        help="Hide secrets (env values of *_TOKEN, *_KEY, ...), host names, home "
+        "directories and user names, also in data from other machines.",
     )(f)
 
 

@@ -30,6 +30,7 @@ from envcheck.check.model import (
     Suppression,
 )
 from envcheck.errors import InputError
+from envcheck.inputs import check_digits, path_exists
 from envcheck.textfile import read_text_file
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -188,6 +189,7 @@ class _Reader:
             self.files.append(shown)
         try:
             text = read_text_file(path, "dependency file", MAX_FILE_BYTES).replace("\r\n", "\n")
+            check_digits(text, shown)  # a 5000-digit version: int() would raise ValueError
         except InputError as exc:
             self.problems.append(_unreadable(shown, exc))
             return None
@@ -281,7 +283,8 @@ class _Reader:
                     parts.append(self.project_include(target, inc.extras))
                     continue
                 resolved = target.resolve()
-                exists = target.is_file()
+                # A FIFO or device exists: reading it gives the input gate's EC001.
+                exists = target.is_file() or (path_exists(target) and not target.is_dir())
             except (OSError, ValueError) as exc:
                 reason = getattr(exc, "strerror", None) or "not a usable path"
                 self._once(
@@ -334,7 +337,7 @@ class _Reader:
 
         path = directory / "pyproject.toml"
         shown = display(path, self.cwd)
-        if not path.is_file():
+        if not path_exists(path) or path.is_dir():
             return ParsedFile(shown)  # setup.py projects: nothing we can read
         text = self.text(path)
         if text is None:

@@ -87,20 +87,11 @@ def parse_conda_spec(text: str, loc: Location) -> tuple[Optional[Pin], Optional[
 
 
 def compose_yaml(text: str, path: str) -> Any:
-    """The YAML node tree of ``text`` (line marks kept); InputError (path:line) if invalid."""
-    import yaml
+    """The YAML node tree of ``text`` (line marks kept), through the input gate:
+    bounded depth, aliases and digits; InputError (path:line) if invalid."""
+    from envcheck.inputs import compose_yaml as gated
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.compose(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(path, line, f"invalid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(path, None, f"invalid YAML: {exc}") from None
-    except RecursionError:
-        raise InputError(path, None, "invalid YAML: nested too deeply") from None
+    return gated(text, path)
 
 
 def parse_environment(text: str, path: str) -> ParsedFile:

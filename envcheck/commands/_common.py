@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
-from envcheck.errors import InputError
-
 if TYPE_CHECKING:
     from envcheck.model.snapshot import Snapshot
 
@@ -69,19 +67,15 @@ def check_interpreter(python: str) -> str:
     return found
 
 
-def write_output(text: str, output: Optional[str], force: bool = True) -> None:
+def write_output(text: str, output: Optional[str], force: bool = False) -> None:
+    """``text`` to stdout (None or ``-``) or to a file: atomically, never through
+    a symlink, an existing file only with ``force``."""
     if output is None or output == "-":
         click.echo(text, nl=False)
         return
-    from pathlib import Path
+    from envcheck.outfile import write_text_atomic
 
-    path = Path(output)
-    if path.exists() and not force:
-        raise InputError(output, None, "exists; pass --force to overwrite it")
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(output, None, exc.strerror or str(exc)) from None
+    write_text_atomic(output, text, force=force)
 
 
 def load_or_detect(obj: Obj, snapshot_file: Optional[str], python: Optional[str]) -> Snapshot:

@@ -34,6 +34,10 @@ def detect(
     """Read the installed GPU stack into a snapshot (tables, or JSON)."""
     from envcheck.snapshot_io import redact_snapshot, snapshot_to_text
 
+    if output is not None and output != "-":
+        from envcheck.outfile import check_destination
+
+        check_destination(output, force)  # before detecting, not after
     snapshot = detect_snapshot(obj, python)
     if redact:
         snapshot = redact_snapshot(snapshot)

@@ -66,16 +66,26 @@ def doctor(
         if snapshot_file is not None or python is not None:
             raise click.UsageError("--from-collect-env excludes --snapshot and --python")
         from envcheck.collect_env import parse_collect_env
+        from envcheck.inputs import LIMITS
         from envcheck.textfile import read_text_file
 
-        text = read_text_file(collect_env_file, "collect_env output")
+        text = read_text_file(collect_env_file, "collect_env output", LIMITS["collect_env"])
         snapshot = parse_collect_env(text, collect_env_file)
     else:
         snapshot = load_or_detect(obj, snapshot_file, python)
+    policy = None
     if redact:
+        from envcheck.redact import local_policy
         from envcheck.snapshot_io import redact_snapshot
 
-        snapshot = redact_snapshot(snapshot)
+        # Users and hosts of a pasted report or a foreign snapshot are learned
+        # from the data; the collect_env text is redacted before it is quoted.
+        policy = local_policy()
+        if collect_env_file is not None:
+            policy = policy.learn([text])
+            text = policy.text(text)
+        snapshot = redact_snapshot(snapshot, policy=policy)
+        policy = policy.learn([], snapshot.env)
 
     from envcheck.doctor import diagnose
     from envcheck.matrix import load_matrix
@@ -109,11 +119,13 @@ def doctor(
     if as_json:
         import json
 
-        click.echo(json.dumps(report.to_json(), indent=2))
+        doc = report.to_json() if policy is None else policy.json(report.to_json())
+        click.echo(json.dumps(doc, indent=2))
     elif markdown:
         from envcheck.render.report import render_report_markdown
 
-        click.echo(render_report_markdown(report), nl=False)
+        md = render_report_markdown(report)
+        click.echo(md if policy is None else policy.text(md), nl=False)
     else:
         from envcheck.render.console import output_console
         from envcheck.render.report import render_report_text

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional
 
 import click
 
 from envcheck.cli_options import json_option, snapshot_option, target_options
 from envcheck.commands._common import Obj
-from envcheck.errors import ExitCode, InputError
+from envcheck.errors import ExitCode
 
 DEFAULT_REQUIREMENTS = ("torch",)
+_NAME_RE = r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}"
+
+
+def _check_name(value: str) -> str:
+    """conda refuses '/', ':', '#' and spaces in names; YAML needs no newlines.
+    Accept the plain characters only, so the name cannot change the file."""
+    import re
+
+    if not re.fullmatch(_NAME_RE, value):
+        raise click.BadParameter(
+            f"{value!r} is not an environment name (letters, digits, '.', '_', '-', '+')"
+        )
+    return value
 
 
 @click.command()
@@ -25,7 +37,13 @@ DEFAULT_REQUIREMENTS = ("torch",)
     help="Where to write the file ('-' for stdout).",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-@click.option("--name", default="gpu", show_default=True, help="Environment name.")
+@click.option(
+    "--name",
+    default="gpu",
+    show_default=True,
+    callback=lambda _ctx, _param, value: _check_name(value),
+    help="Environment name (letters, digits, '.', '_', '-', '+').",
+)
 @snapshot_option
 @target_options
 @click.option("--python", "python_xy", metavar="X.Y", help="Same as --python-version.")
@@ -55,8 +73,10 @@ def env(
 
     Never overwrites an existing file without --force.
     """
-    if output != "-" and Path(output).exists() and not force:
-        raise InputError(output, None, "exists; pass --force to overwrite it")
+    if output != "-":
+        from envcheck.outfile import check_destination
+
+        check_destination(output, force)  # before planning, not after
     from envcheck.commands.plan import build_target, explain_text, make_plan, report_unsatisfiable
     from envcheck.matrix import load_matrix
     from envcheck.resolve.emit import emit_environment_yml
@@ -95,10 +115,9 @@ def env(
             return ExitCode.OK
         click.echo(text, nl=False)
         return ExitCode.OK
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(output, None, exc.strerror or str(exc)) from None
+    from envcheck.outfile import write_text_atomic
+
+    write_text_atomic(output, text, force=force)
     if as_json:
         import json
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import click
 
-from envcheck.cli_options import json_option, snapshot_option
+from envcheck.cli_options import json_option, redact_option, snapshot_option
 from envcheck.commands._common import Obj, detect_snapshot
 from envcheck.errors import ExitCode, InputError
 
@@ -30,6 +30,7 @@ _MAX_INLINE_PATH = 4096
     help="Do not inspect this machine; explain the text alone.",
 )
 @json_option
+@redact_option
 @click.pass_obj
 def explain(
     obj: Obj,
@@ -38,6 +39,7 @@ def explain(
     collect_env_file: Optional[str],
     no_detect: bool,
     as_json: bool,
+    redact: bool = False,
 ) -> int:
     """Explain a CUDA / cuDNN / driver / NVML error message or log.
 
@@ -73,9 +75,12 @@ def explain(
             snapshot = read_snapshot(snapshot_file)
         elif collect_env_file is not None:
             from envcheck.collect_env import parse_collect_env
+            from envcheck.inputs import LIMITS
             from envcheck.textfile import read_text_file
 
-            report_text = read_text_file(collect_env_file, "collect_env output")
+            report_text = read_text_file(
+                collect_env_file, "collect_env output", LIMITS["collect_env"]
+            )
             snapshot = parse_collect_env(report_text, collect_env_file)
         else:
             snapshot = detect_snapshot(obj, None)
@@ -84,12 +89,23 @@ def explain(
     # Also with --no-detect: the message's own facts (a pip command, a Python
     # banner) are judged against the matrix.
     matrix = load_matrix()
+    policy = None
+    if redact:
+        from envcheck.redact import local_policy
+        from envcheck.snapshot_io import redact_snapshot
+
+        policy = local_policy().learn([content])
+        if snapshot is not None:
+            policy = policy.learn([], snapshot.env)
+            snapshot = redact_snapshot(snapshot, policy=policy)
+        content = policy.text(content)
     report = run_explain(content, snapshot, matrix)
 
     if as_json:
         import json
 
-        click.echo(json.dumps(report.to_json(), indent=2))
+        doc = report.to_json() if policy is None else policy.json(report.to_json())
+        click.echo(json.dumps(doc, indent=2))
     else:
         from envcheck.explain.render import render_explain_text
         from envcheck.render.console import make_console

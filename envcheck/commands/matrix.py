@@ -295,8 +295,9 @@ def why(
 @matrix.command()
 @json_option
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @_bundled_option
-def export(as_json: bool, output: Optional[str], bundled: bool) -> int:
+def export(as_json: bool, output: Optional[str], force: bool, bundled: bool) -> int:
     """Export the whole matrix as one JSON document (schema envcheck.matrix/1).
 
     The schema ships as envcheck/schemas/matrix-1.schema.json
@@ -305,8 +306,12 @@ def export(as_json: bool, output: Optional[str], bundled: bool) -> int:
     """
     from envcheck.matrix.export import matrix_json
 
+    if output not in (None, "-"):
+        from envcheck.outfile import check_destination
+
+        check_destination(output, force)  # before the work, not after
     text = json.dumps(matrix_json(_load(bundled)), indent=2) + "\n"
-    write_output(text, output)
+    write_output(text, output, force=force)
     if output not in (None, "-"):
         click.echo(f"matrix written to {output}", err=True)
     return ExitCode.OK

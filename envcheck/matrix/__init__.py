@@ -501,10 +501,9 @@ def load_matrix_from(directory: Path) -> Matrix:
         path = files.get(domain)
         if path is None:
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), None, f"cannot read matrix file: {exc}") from None
+        from envcheck.inputs import LIMITS, read_text
+
+        text = read_text(path, "matrix file", LIMITS["matrix"])
         data_version, rows = read_domain(domain, text, str(path))
         versions[domain] = data_version
         if "builds" in rows:

@@ -31,6 +31,8 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.inputs import is_regular_file
+
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
 
@@ -63,6 +65,8 @@ def cache_key(directory: Path, files: Mapping[str, Path]) -> Optional[str]:
         parts.append(f"dir {directory.resolve()}")
         for domain in sorted(files):
             path = files[domain]
+            if not is_regular_file(path):  # a FIFO would block; the loader refuses it
+                return None
             data = path.read_bytes()
             st = path.stat()
             parts.append(f"{domain} {st.st_size} {st.st_mtime_ns} {zlib.crc32(data):08x}")
@@ -96,6 +100,8 @@ def read_cache(path: Path, key: str) -> Optional[Matrix]:
     # Unpickling allocates some ten thousand objects and none of them is garbage:
     # the cyclic collector's passes meanwhile cost ~15% of the load.
     collecting = gc.isenabled()
+    if not is_regular_file(path):  # missing, or a FIFO/device that would block
+        return None
     gc.disable()
     try:
         with path.open("rb") as fh:

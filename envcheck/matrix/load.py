@@ -7,7 +7,6 @@ of the offending row and the field. TOML syntax errors carry the parser's line.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional, TypeVar
@@ -41,11 +40,6 @@ from envcheck.model.versions import (
     parse_driver_version,
 )
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.9/3.10 only
-    import tomli as tomllib
-
 SCHEMA_VERSION = 1
 FRAMEWORK_FILES = ("torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle")
 DOMAINS = (
@@ -60,7 +54,6 @@ DOMAINS = (
 )
 _COMMON = {"source", "verified", "note"}
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_LINE_RE = re.compile(r"line (\d+)")
 T = TypeVar("T")
 
 
@@ -209,20 +202,10 @@ def _rows(
 
 
 def parse_toml(text: str, file: str) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes ``file:line: message``."""
-    try:
-        doc: dict[str, Any] = tomllib.loads(text)
-        return doc
-    except tomllib.TOMLDecodeError as exc:
-        # lineno exists only on Python 3.14+ / tomli 2.1+; older versions put
-        # "(at line N, column M)" in the message.
-        line = getattr(exc, "lineno", None)
-        message = getattr(exc, "msg", None) or str(exc)
-        if line is None:
-            m = _LINE_RE.search(str(exc))
-            line = int(m.group(1)) if m else None
-            message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise InputError(file, line, f"invalid TOML: {message}") from None
+    """Parse TOML text through the input gate; errors are ``file:line: message``."""
+    from envcheck.inputs import parse_toml as gated
+
+    return gated(text, file)
 
 
 def check_header(doc: Mapping[str, Any], file: str) -> str:
@@ -630,5 +613,6 @@ def read_domain(domain: str, text: str, file: str) -> tuple[str, dict[str, Any]]
 
 
 def matrix_dir_files(directory: Path) -> dict[str, Path]:
-    """The domain files present in a matrix directory."""
-    return {d: directory / f"{d}.toml" for d in DOMAINS if (directory / f"{d}.toml").is_file()}
+    """The domain files present in a matrix directory (anything at the path: a
+    FIFO or directory there is refused by the reader, not silently skipped)."""
+    return {d: directory / f"{d}.toml" for d in DOMAINS if (directory / f"{d}.toml").exists()}

@@ -289,7 +289,7 @@ def emit_environment_yml(
     if pip and not any(s.startswith("pip") for s in specs):
         specs.append("pip")
     lines = [_header(plan), *_conflict_comment(plan)] + [f"# {n}" for n in notes]
-    lines += [f"name: {name}", "channels:", f"  - {channel}", "dependencies:"]
+    lines += [f"name: {_yaml_name(name)}", "channels:", f"  - {channel}", "dependencies:"]
     lines += [f"  - {_yaml_str(s)}" for s in specs]
     if pip:
         lines.append("  - pip:")
@@ -461,6 +461,20 @@ def _yaml_str(text: str) -> str:
     if any(ch in text for ch in ":#{}[],&*!|>'\"%@`") or text != text.strip():
         return json.dumps(text)
     return text
+
+
+_YAML_WORDS = frozenset(
+    ["y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"]
+)  # read as booleans/null by YAML 1.1 loaders (conda's included)
+
+
+def _yaml_name(name: str) -> str:
+    """The environment name as a YAML string: plain when unambiguous, else quoted."""
+    import re
+
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.+-]*", name) and name.lower() not in _YAML_WORDS:
+        return name
+    return json.dumps(name)
 
 
 def emit_json(plan: Plan) -> str:

@@ -199,8 +199,14 @@ def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
     """PEP 508 strings → requests keyed by framework; raises PlanInputError."""
     from packaging.requirements import InvalidRequirement, Requirement
 
+    from envcheck.inputs import MAX_DIGITS, has_long_number
+
     out: dict[str, _Request] = {}
     for text in requirements:
+        if has_long_number(text):  # int() would exceed Python's conversion limit
+            raise PlanInputError(
+                f"not a requirement: {text[:40]!r}... has a number over {MAX_DIGITS} digits"
+            )
         try:
             req = Requirement(text)
         except InvalidRequirement as exc:

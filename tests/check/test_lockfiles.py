@@ -315,7 +315,7 @@ def test_malformed_lockfiles_are_one_line_ec001(
     # The YAML loader's own wording (libyaml or pure Python) is not pinned here.
     assert lines[1].startswith("pixi.lock:") and "EC001 invalid YAML: " in lines[1]
     assert [lines[0], *lines[2:]] == [
-        "conda-lock.yml:4: EC001 lockfile nested too deeply",
+        "conda-lock.yml:4: EC001 invalid YAML: nested more than 64 deep",
         "uv.lock:1: EC001 invalid TOML: Expected ']]' at the end of an array declaration",
         "envcheck check: 3 files checked, 3 unreadable inputs",
         "exit 2",
