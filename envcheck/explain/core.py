@@ -243,7 +243,7 @@ def explain(
     facts = extract(text) if matrix is not None else None
     machine = overlay(snapshot, facts) if facts else snapshot
     stated: tuple[Finding, ...] = ()
-    if machine is not None and matrix is not None:
+    if machine is not None and matrix is not None and (matches or facts):
         doctor = _doctor_findings(machine, matrix)
         if matches:
             matches = tuple(_with_root_cause(m, machine, matrix, doctor) for m in matches)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from envcheck.model.snapshot import Framework, Platform, PythonInfo, Snapshot
+from envcheck.model.snapshot import Framework, Snapshot
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -91,8 +91,8 @@ def extract(text: str) -> MessageFacts:
         if p:
             for word in p.group(1).replace('"', " ").replace("'", " ").split()[:50]:
                 pin = _PIN.match(word)
-                if pin and names.framework_of(pin.group(1), aliases=False):
-                    fw = names.framework_of(pin.group(1), aliases=False) or ""
+                fw = names.framework_of(pin.group(1), aliases=False) if pin else None
+                if pin and fw:
                     pins.setdefault(fw, (names.canonical(pin.group(1)), pin.group(2)))
         for m in (*_ENV.finditer(line), *_PY_ENV.finditer(line)):
             env[m.group(1)] = m.group(2).strip("\"'")
@@ -123,8 +123,8 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     env = {**base.env, **dict(facts.env)}
     return dataclasses.replace(
         base,
-        platform=platform if isinstance(platform, Platform) else Platform(),
-        python=python if isinstance(python, PythonInfo) else PythonInfo(),
+        platform=platform,
+        python=python,
         frameworks=tuple(frameworks),
         env=env,
     )

@@ -135,8 +135,6 @@ def unknown_keys(cls: Any, data: Any, path: str = "") -> list[str]:
     """One line per key ``cls`` does not define, nested models included, with the
     closest known key (a typo in a hand-written file must not pass silently as
     an unknown fact)."""
-    import difflib
-
     if not isinstance(data, dict):
         return []
     kinds = dict(cls._FIELDS)
@@ -144,6 +142,8 @@ def unknown_keys(cls: Any, data: Any, path: str = "") -> list[str]:
     for key, value in data.items():
         sub = f"{path}.{key}" if path else str(key)
         if key not in kinds:
+            import difflib  # only for a key that needs a suggestion
+
             close = difflib.get_close_matches(str(key), list(kinds), n=1)
             out.append(
                 f"unknown key {sub!r} ignored" + (f" (did you mean {close[0]!r}?)" if close else "")

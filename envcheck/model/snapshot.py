@@ -322,8 +322,9 @@ class Snapshot(_Model):
         for required_object in ("platform", "python", "driver"):
             if data.get(required_object) is None:
                 data = {**data, required_object: {}}
-        snapshot = load_fields(cls, {k: v for k, v in data.items() if k != "schema"}, path)
-        unknown = unknown_keys(cls, {k: v for k, v in data.items() if k != "schema"})
+        fields = {k: v for k, v in data.items() if k != "schema"}
+        snapshot = load_fields(cls, fields, path)
+        unknown = unknown_keys(cls, fields)
         if not unknown:
             return snapshot
         # Kept as probe errors so every consumer (doctor, fleet) reports them.

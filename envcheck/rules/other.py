@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from envcheck.model.finding import Category, Finding, Severity
+from envcheck.model.snapshot import UNKNOWN_KEY_PROBE
 from envcheck.rules._facts import matched_build
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ CUDA_UNAVAILABLE_REPORTED = "framework-reports-no-cuda"
 
 
 def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    from envcheck.model.snapshot import UNKNOWN_KEY_PROBE
-
     typos = [e.message or "" for e in snapshot.errors if e.probe == UNKNOWN_KEY_PROBE]
     if typos:
         yield Finding(
