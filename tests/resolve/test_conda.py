@@ -62,6 +62,40 @@ def test_the_seed_stack_as_a_conda_command() -> None:
     assert "pip install keras==2.2.5" in result.stdout
 
 
+SEPARATELY = "needs the CUDA 10.0 toolkit and cuDNN 7.4 installed separately"
+
+
+@pytest.mark.parametrize("fmt", ["conda", "yml", "pixi"])
+def test_a_file_that_brings_the_toolkit_does_not_say_install_it_separately(fmt: str) -> None:
+    result = run_cli("plan", *SEED, "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert SEPARATELY not in result.stderr
+    assert "tensorflow-gpu 1.14.0: needs the CUDA 10.0 toolkit and cuDNN 7.4, which the" in (
+        result.stderr
+    )
+    assert "cudatoolkit=10.0" in result.stderr.split("which the")[1]
+
+
+@pytest.mark.parametrize("fmt", ["pip", "requirements", "uv"])
+def test_a_pip_file_still_says_install_the_toolkit_separately(fmt: str) -> None:
+    result = run_cli("plan", *SEED, "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert f"warning: tensorflow-gpu 1.14.0: {SEPARATELY}" in result.stderr
+
+
+def test_env_and_explain_say_the_environment_brings_the_toolkit() -> None:
+    result = run_cli("env", *SEED, "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert SEPARATELY not in result.stderr
+    assert "which the conda environment brings (cudatoolkit=10.0, cudnn=7.*)" in result.stderr
+    explained = run_cli("plan", *SEED, "--format", "yml", "--explain")
+    assert SEPARATELY not in explained.stdout + explained.stderr
+    assert "# warning: tensorflow-gpu 1.14.0: needs the CUDA 10.0 toolkit" in explained.stdout
+    # The plan itself (JSON) stays format-neutral.
+    as_json = run_cli("plan", *SEED, "--format", "json")
+    assert SEPARATELY in as_json.stdout
+
+
 def _windows(python: str) -> Target:
     return Target(
         os="windows",
