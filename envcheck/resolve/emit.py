@@ -257,11 +257,11 @@ def _conda_layout(
         # A pip wheel without its CUDA libraries (TF < 2.15 and Windows TF): conda-forge's
         # cudatoolkit (published up to 11.8) and cudnn provide them.
         if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major <= 11:
-            brings = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}"]
+            lacks = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}"]
             if pick.cudnn:
-                brings.append(f"cudnn={pick.cudnn.split('.')[0]}")
-            specs += brings
-            toolkit[id(pick)] = tuple(brings)
+                lacks.append(f"cudnn={pick.cudnn.split('.')[0]}")
+            specs += lacks
+            toolkit[id(pick)] = tuple(lacks)
     return channel, list(dict.fromkeys(specs)), pip, list(dict.fromkeys(notes)), toolkit
 
 
