@@ -175,3 +175,13 @@ def test_conda_forge_has_no_windows_jaxlib(shipped: Matrix) -> None:
     result = plan(("tensorflow==2.10.0",), _windows("3.10"), shipped)
     pick = Pick(framework="jax", package="jax", version="0.4.30")
     assert absent_from(pick, result, CondaFacts.of(shipped), "conda-forge") is not None
+
+
+def test_the_seed_stacks_kernels_for_its_gpu_are_known() -> None:
+    """tensorflow-gpu 1.14.0's Windows wheel carries SASS up to sm_70 (read from the
+    wheel's fatbinaries): a Quadro RTX 5000 (sm_75) runs it, no 'not known' warning."""
+    result = run_cli("plan", *SEED, "--format", "yml")
+    assert result.exit_code == 0, result.stderr
+    assert "compiled architectures are not in the matrix" not in result.stderr
+    why = run_cli("matrix", "why", *SEED[:1], *SEED[2:])
+    assert "has kernels for Quadro RTX 5000 (sm_75) (SASS for sm_70)" in why.stdout
