@@ -95,14 +95,18 @@ def env(
     result = make_plan(requirements or DEFAULT_REQUIREMENTS, target, matrix)
     if result.unsatisfiable is not None:
         return report_unsatisfiable(result, explain)
-    if explain:
-        click.echo(explain_text(result), err=True, nl=False)
-    else:
-        for warning in result.warnings:
-            click.echo(f"warning: {warning}", err=True)
     from envcheck.resolve.conda import CondaFacts
+    from envcheck.resolve.emit import format_warnings
 
-    text = emit_environment_yml(result, name=name, facts=CondaFacts.of(matrix))
+    facts = CondaFacts.of(matrix)
+    warnings = format_warnings(result, "yml", facts)
+    if explain:
+        click.echo(explain_text(result, warnings), err=True, nl=False)
+    else:
+        for warning in warnings:
+            click.echo(f"warning: {warning}", err=True)
+
+    text = emit_environment_yml(result, name=name, facts=facts)
     if output == "-":
         if as_json:
             # --json wins: the file's text goes inside the JSON document, not beside it.

@@ -313,7 +313,7 @@ def install(
         "installed": False,
     }
     click.echo(shown, err=as_json)
-    for warning in result.warnings:
+    for warning in emit.format_warnings(result, "conda" if tool == "conda" else "pip"):
         click.echo(f"warning: {warning}", err=True)
     if dry_run:
         return _finish(outcome, as_json, ExitCode.OK)

@@ -67,16 +67,20 @@ def render_plan(plan: Plan, fmt: str, explain: bool) -> str:
 
     text = EMITTERS[fmt](plan)
     if explain and fmt != "json":
-        text = explain_text(plan) + text
+        from envcheck.resolve.emit import format_warnings
+
+        text = explain_text(plan, format_warnings(plan, fmt)) + text
     return text
 
 
-def explain_text(plan: Plan) -> str:
+def explain_text(plan: Plan, warnings: Optional[tuple[str, ...]] = None) -> str:
+    """The decisions, their sources and the warnings (``warnings``: as an output
+    format words them, see ``emit.format_warnings``; default the plan's)."""
     lines = []
     for d in plan.decisions:
         lines.append(f"# {d.subject}: {d.text}")
         lines.extend(f"#   source: {s}" for s in d.sources)
-    for w in plan.warnings:
+    for w in plan.warnings if warnings is None else warnings:
         lines.append(f"# warning: {w}")
     return "\n".join(lines) + "\n" if lines else ""
 
@@ -159,6 +163,8 @@ def plan(
         return report_unsatisfiable(result, explain)
     click.echo(render_plan(result, fmt, explain), nl=False)
     if not explain:
-        for warning in result.warnings:
+        from envcheck.resolve.emit import format_warnings
+
+        for warning in format_warnings(result, fmt):
             click.echo(f"warning: {warning}", err=True)
     return ExitCode.OK

@@ -158,7 +158,16 @@ def _cuda_version_pin(plan: Plan) -> Optional[str]:
 def conda_layout(
     plan: Plan, facts: Optional[CondaFacts] = None
 ) -> tuple[str, list[str], list[Pick], list[str]]:
-    """(channel, match specs, picks left for pip, comment lines) of a conda environment.
+    """(channel, match specs, picks left for pip, comment lines) of a conda environment."""
+    channel, specs, pip, notes, _ = _conda_layout(plan, facts)
+    return channel, specs, pip, notes
+
+
+def _conda_layout(
+    plan: Plan, facts: Optional[CondaFacts] = None
+) -> tuple[str, list[str], list[Pick], list[str], dict[int, tuple[str, ...]]]:
+    """``conda_layout`` plus, per pick (by ``id``), the specs that bring the CUDA
+    toolkit and cuDNN its wheel lacks (see ``format_warnings``).
 
     The channel and what it pins come from ``matrices/conda.toml`` (see
     ``envcheck.resolve.conda``): the defaults channel when it alone ships a pick
@@ -182,6 +191,7 @@ def conda_layout(
     python = plan.target.python
     if python:
         specs.append(f"python={python}")
+    toolkit: dict[int, tuple[str, ...]] = {}
     if channel != CONDA_FORGE:
         by_pick = {id(cp.pick): cp for cp in served}
         for pick in plan.picks:
@@ -190,7 +200,10 @@ def conda_layout(
                 pip.append(pick)
             else:
                 specs += cp.specs()
-        return channel, list(dict.fromkeys(specs)), pip, unverified_notes(served)
+                brings = cp.specs()[1:]  # cudatoolkit=X.Y, cudnn=N.*
+                if cp.row.cuda and (cp.row.cudnn or not pick.cudnn):
+                    toolkit[id(pick)] = brings
+        return channel, list(dict.fromkeys(specs)), pip, unverified_notes(served), toolkit
     notes: list[str] = []
     builds: dict[int, CondaPackage] = {}
     no_build: set[int] = set()
@@ -231,6 +244,8 @@ def conda_layout(
             specs.append(f"jax={version}")
         if has_cuda_builds and pick.cuda is not None:
             specs.append(f"{name}={version}=cuda*")
+            # conda-forge's CUDA builds depend on the CUDA libraries they use.
+            toolkit[id(pick)] = (f"{name}={version}=cuda*",)
         elif pick.version is None:
             specs.append(name)
         else:
@@ -242,10 +257,12 @@ def conda_layout(
         # A pip wheel without its CUDA libraries (TF < 2.15 and Windows TF): conda-forge's
         # cudatoolkit (published up to 11.8) and cudnn provide them.
         if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major <= 11:
-            specs.append(f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}")
+            lacks = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}"]
             if pick.cudnn:
-                specs.append(f"cudnn={pick.cudnn.split('.')[0]}")
-    return channel, list(dict.fromkeys(specs)), pip, list(dict.fromkeys(notes))
+                lacks.append(f"cudnn={pick.cudnn.split('.')[0]}")
+            specs += lacks
+            toolkit[id(pick)] = tuple(lacks)
+    return channel, list(dict.fromkeys(specs)), pip, list(dict.fromkeys(notes)), toolkit
 
 
 _TORCH_COMPANIONS = ("torchvision", "torchaudio")
@@ -444,6 +461,58 @@ def emit_pixi(plan: Plan) -> str:
             fields.append(f"index = {_toml_str(pick.index_url or '')}")
         lines.append(f"{pick.package} = {{ {', '.join(fields)} }}")
     return "\n".join(lines) + "\n"
+
+
+def _pixi_toolkit(plan: Plan) -> dict[int, tuple[str, ...]]:
+    """Per pick (by ``id``): the conda packages ``emit_pixi`` adds for its CUDA toolkit."""
+    out: dict[int, tuple[str, ...]] = {}
+    for pick in plan.picks:
+        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major < 12:
+            brings = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}.*"]
+            if pick.cudnn:
+                brings.append(f"cudnn={pick.cudnn.split('.')[0]}.*")
+            out[id(pick)] = tuple(brings)
+    return out
+
+
+def format_warnings(plan: Plan, fmt: str, facts: Optional[CondaFacts] = None) -> tuple[str, ...]:
+    """The plan's warnings as they hold for a file of format ``fmt``.
+
+    The plan says a wheel that lacks CUDA "needs the CUDA X toolkit ... installed
+    separately"; a conda environment or pixi manifest that brings the toolkit (and
+    cuDNN) says so instead. pip, requirements, uv and JSON keep the plan's words.
+    """
+    from envcheck.resolve.plan import toolkit_caveat
+
+    if plan.unsatisfiable is not None:
+        return plan.warnings
+    if fmt in ("conda", "yml"):
+        toolkit = _conda_layout(plan, facts)[4]
+        where = "the conda environment"
+    elif fmt == "pixi":
+        toolkit = _pixi_toolkit(plan)
+        where = "the pixi manifest"
+    else:
+        return plan.warnings
+    replace = {}
+    for pick in plan.picks:
+        brings = toolkit.get(id(pick))
+        if brings is None or pick.cuda is None or pick.bundles_cuda is not False:
+            continue
+        old = f"{pick.package} {pick.version}: {toolkit_caveat(pick.cuda, pick.cudnn)}"
+        if brings[0].endswith("=cuda*"):
+            new = (
+                f"{pick.package} {pick.version}: installed from conda-forge as {brings[0]}, "
+                "a CUDA build that brings the CUDA libraries it uses (not the pip wheel)"
+            )
+        else:
+            new = (
+                f"{pick.package} {pick.version}: needs the CUDA {pick.cuda} toolkit"
+                + (f" and cuDNN {pick.cudnn}" if pick.cudnn else "")
+                + f", which {where} brings ({', '.join(brings)}); the pip wheel alone does not"
+            )
+        replace[old] = new
+    return tuple(replace.get(w, w) for w in plan.warnings)
 
 
 def _base(pick: Pick) -> str:

@@ -509,11 +509,7 @@ def plan(
         c = chosen[req.framework]
         caveats = _caveats(c)
         if c.build.bundles_cuda is False and c.build.cuda is not None:
-            caveats += (
-                f"needs the CUDA {c.build.cuda} toolkit"
-                + (f" and cuDNN {c.build.cudnn}" if c.build.cudnn else "")
-                + " installed separately (pip wheels do not bring them)",
-            )
+            caveats += (toolkit_caveat(c.build.cuda, c.build.cudnn),)
         picks.append(_pick(req.framework, c, caveats))
         warnings.extend(f"{c.build.package} {c.version}: {note}" for note in caveats)
         decisions.append(_pick_decision(req, c, runnable[req.framework]))
@@ -606,6 +602,19 @@ def _choose_shared(
 
 
 # -- picks and decisions -------------------------------------------------------
+
+
+def toolkit_caveat(cuda: CudaVersion, cudnn: Optional[str]) -> str:
+    """The caveat of a build whose pip wheels do not bring CUDA and cuDNN.
+
+    Format-neutral; emitters whose file brings them (conda, environment.yml, pixi
+    with cudatoolkit) replace it: see ``envcheck.resolve.emit.format_warnings``.
+    """
+    return (
+        f"needs the CUDA {cuda} toolkit"
+        + (f" and cuDNN {cudnn}" if cudnn else "")
+        + " installed separately (pip wheels do not bring them)"
+    )
 
 
 def _pick(framework: str, c: _Candidate, caveats: tuple[str, ...]) -> Pick:

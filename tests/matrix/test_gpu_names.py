@@ -152,3 +152,29 @@ def test_every_gpu_readable_on_nvidias_pages_is_a_row(shipped: Matrix) -> None:
         if (found := shipped.gpu_match(name)) is None or found.inferred
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("name", "cc"),
+    [
+        ("GeForce MX110", "5.0"),
+        ("NVIDIA GeForce MX130", "5.0"),
+        ("NVIDIA GeForce 920MX", "5.0"),
+        ("NVIDIA GeForce 930MX", "5.0"),
+        ("NVIDIA GeForce 940MX", "5.0"),
+        ("NVIDIA GeForce MX230", "6.1"),
+        ("NVIDIA GeForce MX330", "6.1"),
+        ("NVIDIA GeForce MX350", "6.1"),
+        ("GeForce MX350", "6.1"),
+        ("MX350", "6.1"),
+    ],
+)
+def test_entry_notebook_parts_resolve_and_say_they_are_unverified(
+    shipped: Matrix, name: str, cc: str
+) -> None:
+    """MX1xx-3xx and 9xxMX notebook GPUs (NVML spellings too): rows from pci.ids'
+    chip names, their compute capability inferred from the chip, so unverified."""
+    found = shipped.gpu_match(name)
+    assert found is not None, name
+    assert str(found.compute_capability) == cc
+    assert found.model is not None and found.model.origin.verified is False

@@ -62,6 +62,40 @@ def test_the_seed_stack_as_a_conda_command() -> None:
     assert "pip install keras==2.2.5" in result.stdout
 
 
+SEPARATELY = "needs the CUDA 10.0 toolkit and cuDNN 7.4 installed separately"
+
+
+@pytest.mark.parametrize("fmt", ["conda", "yml", "pixi"])
+def test_a_file_that_brings_the_toolkit_does_not_say_install_it_separately(fmt: str) -> None:
+    result = run_cli("plan", *SEED, "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert SEPARATELY not in result.stderr
+    assert "tensorflow-gpu 1.14.0: needs the CUDA 10.0 toolkit and cuDNN 7.4, which the" in (
+        result.stderr
+    )
+    assert "cudatoolkit=10.0" in result.stderr.split("which the")[1]
+
+
+@pytest.mark.parametrize("fmt", ["pip", "requirements", "uv"])
+def test_a_pip_file_still_says_install_the_toolkit_separately(fmt: str) -> None:
+    result = run_cli("plan", *SEED, "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert f"warning: tensorflow-gpu 1.14.0: {SEPARATELY}" in result.stderr
+
+
+def test_env_and_explain_say_the_environment_brings_the_toolkit() -> None:
+    result = run_cli("env", *SEED, "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert SEPARATELY not in result.stderr
+    assert "which the conda environment brings (cudatoolkit=10.0, cudnn=7.*)" in result.stderr
+    explained = run_cli("plan", *SEED, "--format", "yml", "--explain")
+    assert SEPARATELY not in explained.stdout + explained.stderr
+    assert "# warning: tensorflow-gpu 1.14.0: needs the CUDA 10.0 toolkit" in explained.stdout
+    # The plan itself (JSON) stays format-neutral.
+    as_json = run_cli("plan", *SEED, "--format", "json")
+    assert SEPARATELY in as_json.stdout
+
+
 def _windows(python: str) -> Target:
     return Target(
         os="windows",
@@ -141,3 +175,13 @@ def test_conda_forge_has_no_windows_jaxlib(shipped: Matrix) -> None:
     result = plan(("tensorflow==2.10.0",), _windows("3.10"), shipped)
     pick = Pick(framework="jax", package="jax", version="0.4.30")
     assert absent_from(pick, result, CondaFacts.of(shipped), "conda-forge") is not None
+
+
+def test_the_seed_stacks_kernels_for_its_gpu_are_known() -> None:
+    """tensorflow-gpu 1.14.0's Windows wheel carries SASS up to sm_70 (read from the
+    wheel's fatbinaries): a Quadro RTX 5000 (sm_75) runs it, no 'not known' warning."""
+    result = run_cli("plan", *SEED, "--format", "yml")
+    assert result.exit_code == 0, result.stderr
+    assert "compiled architectures are not in the matrix" not in result.stderr
+    why = run_cli("matrix", "why", *SEED[:1], *SEED[2:])
+    assert "has kernels for Quadro RTX 5000 (sm_75) (SASS for sm_70)" in why.stdout
