@@ -23,7 +23,6 @@ from envcheck.explain.signatures import (
     MEMORY,
     NO_DRIVER,
     NO_GPU,
-    NVML,
     SIGNATURES,
     Signature,
 )
@@ -339,26 +338,28 @@ def _with_root_cause(
     cause = _Cause()
     analysis = _ANALYSES.get(m.signature.analysis)
     try:
-        if m.signature.category in _RELATED[Category.NO_GPU]:
-            # A variable that hides every GPU explains "no device" before anything else.
-            for f in doctor:
-                if f.category == Category.ENV_VAR_HIDES_GPU and f.severity == Severity.ERROR:
-                    cause.because(f.title, f.fix)
+        agreeing = _doctor_agrees(m, doctor)
+        errors = [f for f in agreeing if f.severity == Severity.ERROR]
+        if errors:
+            # The doctor, run on the snapshot with the message's facts laid over it,
+            # names an error of the kind the signature reports: that is the cause.
+            cause.because(errors[0].title, errors[0].fix)
+            for line in errors[0].evidence:
+                cause.add(line)
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
-        _doctor_agrees(m, doctor, cause)
+        for f in agreeing:
+            cause.add(f"doctor: {f.title}")
+            cause.because(f.title, f.fix)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
     return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
 
 
-def _doctor_agrees(m: Match, doctor: tuple[Finding, ...], cause: _Cause) -> None:
-    """Doctor findings of the same category on this snapshot back the explanation."""
+def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
+    """The doctor's errors and warnings in the categories the signature reports."""
     related = _RELATED.get(m.signature.category, (m.signature.category,))
-    for f in doctor:
-        if f.category in related and f.severity != Severity.INFO:
-            cause.add(f"doctor: {f.title}")
-            cause.because(f.title, f.fix)
+    return [f for f in doctor if f.category in related and f.severity != Severity.INFO]
 
 
 _RELATED: dict[Category, tuple[Category, ...]] = {
@@ -756,25 +757,6 @@ def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> No
         )
 
 
-def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    d = snapshot.driver
-    if d.kernel_module_version:
-        cause.add(f"kernel module = {d.kernel_module_version}")
-    if d.nvml_library_version:
-        cause.add(f"NVML library = {d.nvml_library_version}")
-    if (
-        d.kernel_module_version
-        and d.nvml_library_version
-        and d.kernel_module_version != d.nvml_library_version
-    ):
-        cause.because(
-            f"the loaded kernel module is {d.kernel_module_version} but the user-space "
-            f"libraries are {d.nvml_library_version}",
-            "Reboot (or unload and reload the nvidia kernel modules) so both are "
-            f"{d.nvml_library_version}.",
-        )
-
-
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     p = snapshot.platform
     if snapshot.driver.version:
@@ -863,7 +845,6 @@ _ANALYSES = {
     CPU_BUILD: _cpu_build,
     CUDNN: _cudnn,
     CUDA_LIB: _cuda_lib,
-    NVML: _nvml,
     NO_DRIVER: _no_driver,
     NO_GPU: _no_gpu,
     ENV_VAR: _env_var,
