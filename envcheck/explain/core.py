@@ -18,7 +18,6 @@ from envcheck.explain.signatures import (
     CPU_BUILD,
     CUDA_LIB,
     CUDNN,
-    DRIVER,
     ENV_VAR,
     MEMORY,
     NO_DRIVER,
@@ -29,10 +28,8 @@ from envcheck.explain.signatures import (
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.versions import (
     ComputeCapability,
-    CudaVersion,
     parse_compute_capability,
     parse_cuda_version,
-    parse_driver_version,
 )
 
 if TYPE_CHECKING:
@@ -245,7 +242,8 @@ def explain(
     if machine is not None and matrix is not None and (matches or facts):
         doctor = _doctor_findings(machine, matrix)
         if matches:
-            matches = tuple(_with_root_cause(m, machine, matrix, doctor) for m in matches)
+            told = facts.lines() if facts else ()
+            matches = tuple(_with_root_cause(m, machine, matrix, doctor, told) for m in matches)
         if facts:
             stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
     ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
@@ -331,8 +329,15 @@ def _doctor_findings(snapshot: Snapshot, matrix: Matrix) -> tuple[Finding, ...]:
 
 
 def _with_root_cause(
-    m: Match, snapshot: Snapshot, matrix: Matrix, doctor: tuple[Finding, ...]
+    m: Match,
+    snapshot: Snapshot,
+    matrix: Matrix,
+    doctor: tuple[Finding, ...],
+    told: tuple[str, ...] = (),
 ) -> Match:
+    """The concrete cause of one match on ``snapshot`` (the machine with the message's
+    facts laid over it); ``told`` lists those facts, shown as evidence when a doctor
+    finding they feed names the cause."""
     from dataclasses import replace
 
     cause = _Cause()
@@ -351,6 +356,9 @@ def _with_root_cause(
         for f in agreeing:
             cause.add(f"doctor: {f.title}")
             cause.because(f.title, f.fix)
+        if agreeing:
+            for line in told:
+                cause.add(line)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
     return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
@@ -396,112 +404,6 @@ def _label(fw: Framework) -> str:
     from envcheck.rules._facts import fw_label
 
     return fw_label(fw)
-
-
-def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import candidates_for_installed
-
-    drv = parse_driver_version(snapshot.driver.version)
-    found = m.facts.get("found")
-    if found and found.isdigit() and len(found) >= 4:
-        # PyTorch prints the CUDA version the driver supports as an integer: 11040 = 11.4.
-        _driver_cuda_from_text(
-            CudaVersion(int(found) // 1000, int(found) % 1000 // 10), m, snapshot, matrix, cause
-        )
-    if drv is None:
-        if snapshot.errors or snapshot.source == "collect_env":
-            cause.add("driver.version = unknown (not in the snapshot)")
-            return
-        cause.add("driver.version = unknown (no NVIDIA driver detected)")
-        if not snapshot.gpus:
-            cause.because(
-                "no NVIDIA driver was detected on this machine; CUDA reports a missing "
-                "driver as an insufficient one",
-                "Install the NVIDIA driver (in a container: start it with `--gpus all`).",
-            )
-        return
-    target = _target(snapshot, matrix)
-    os_name = target.driver_os
-    top = matrix.max_cuda_for_driver(drv, os_name)
-    cause.add(
-        f"driver.version = {drv.raw}"
-        + (f" (supports CUDA up to {top} natively)" if top is not None else "")
-    )
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        cuda = parse_cuda_version(fw.cuda_version)
-        if cuda is None:
-            continue
-        blockers = [
-            r
-            for c in candidates_for_installed(fw, matrix, target.platform)[:1]
-            for r in J.judge(c, target, matrix).errors
-            if r.code == J.DRIVER
-        ]
-        support = matrix.driver_supports(drv, cuda, os_name)
-        req = matrix.driver_requirement(cuda, os_name)
-        need = req.floor or req.native
-        if blockers or support == "no":
-            message = (
-                blockers[0].message
-                if blockers
-                else f"{_label(fw)} needs CUDA {cuda}, which needs driver >= "
-                f"{need.raw if need else '?'}; driver {drv.raw} is older"
-            )
-            cause.add(message)
-            cause.because(
-                f"driver {drv.raw} is too old for {_label(fw)} (built for CUDA {cuda})",
-                _driver_fix(fw, cuda, need.raw if need else None, top),
-            )
-        elif support == "minor_compat":
-            native = req.native.raw if req.native else "?"
-            cause.add(
-                f"{_label(fw)} (CUDA {cuda}) runs on driver {drv.raw} only through CUDA "
-                f"minor-version compatibility (native support from {native})"
-            )
-            if m.signature.id in ("cuda-unsupported-ptx", "cuda-call-requires-newer-driver"):
-                cause.because(
-                    f"driver {drv.raw} runs CUDA {cuda} only through minor-version "
-                    "compatibility, which does not cover PTX JIT compilation or newer API calls",
-                    f"Upgrade the driver to >= {native} (the CUDA {cuda} release driver).",
-                )
-        elif support == "native":
-            cause.add(f"driver {drv.raw} supports {_label(fw)} (CUDA {cuda}) natively")
-
-
-def _driver_cuda_from_text(
-    driver_cuda: CudaVersion, m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause
-) -> None:
-    """Compare the CUDA version the message says the driver supports with the builds."""
-    cause.add(f"the message says the driver supports CUDA {driver_cuda}")
-    os_name = _target(snapshot, matrix).driver_os
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        cuda = parse_cuda_version(fw.cuda_version)
-        if cuda is None or cuda <= driver_cuda:
-            continue
-        req = matrix.driver_requirement(cuda, os_name)
-        need = req.floor if cuda.major == driver_cuda.major else (req.floor or req.native)
-        if cuda.major == driver_cuda.major and req.floor is not None:
-            continue  # minor-version compatibility covers it
-        cause.because(
-            f"the driver supports CUDA {driver_cuda}, but {_label(fw)} needs CUDA {cuda}"
-            + (f" (driver >= {need.raw})" if need else ""),
-            _driver_fix(fw, cuda, need.raw if need else None, driver_cuda),
-        )
-
-
-def _driver_fix(
-    fw: Framework, cuda: CudaVersion, need: Optional[str], top: Optional[CudaVersion]
-) -> str:
-    parts = [f"Upgrade the NVIDIA driver to >= {need}" if need else "Upgrade the NVIDIA driver"]
-    if top is not None and fw.name == "torch":
-        parts.append(
-            f"or install a PyTorch build for CUDA {top} or older "
-            "(see https://pytorch.org/get-started/previous-versions/)"
-        )
-    elif top is not None:
-        parts.append(f"or install a {fw.name} build for CUDA {top} or older")
-    return ", ".join(parts) + "."
 
 
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
@@ -835,12 +737,9 @@ def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 f"the operation uses bfloat16, which {g.label} does not support",
                 "Use torch.float16 (or float32) instead of bfloat16 on this GPU.",
             )
-    if not cause.text:
-        _driver(m, snapshot, matrix, cause)
 
 
 _ANALYSES = {
-    DRIVER: _driver,
     ARCH: _arch,
     CPU_BUILD: _cpu_build,
     CUDNN: _cudnn,

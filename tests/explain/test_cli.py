@@ -184,7 +184,7 @@ def test_log_explained_against_a_users_collect_env_report() -> None:
     (match,) = data["matches"]
     assert match["id"] == "torch-driver-too-old"
     assert match["root_cause"] == (
-        "the driver supports CUDA 11.4, but torch 2.1.0+cu121 needs CUDA 12.1 (driver >= 525.60.13)"
+        "Driver supporting CUDA up to 11.4 is too old for torch 2.1.0+cu121 (CUDA 12.1)"
     )
 
 
