@@ -407,45 +407,19 @@ def _label(fw: Framework) -> str:
 
 
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import candidates_for_installed
+    """Whether a build runs on the GPU is the doctor's arch rule's call (the GPU and
+    the compiled list the message states are overlay facts). Left here: a ptxas that
+    cannot compile for the GPU, which no snapshot rule judges (the toolkit is not the
+    framework build)."""
+    if m.signature.id != "ptxas-unknown-gpu-arch":
+        return
     from envcheck.rules._facts import gpu_facts
 
-    ccs: list[tuple[str, ComputeCapability]] = []
-    for g in gpu_facts(snapshot, matrix):
-        if g.cc is not None:
-            ccs.append((g.label, g.cc))
-            cause.add(f"{g.label}: compute capability {g.cc}")
-    text_sm = m.facts.get("sm")
-    if not ccs and text_sm:
-        cc = parse_compute_capability(text_sm)
-        if cc is not None:
-            ccs.append((f"the GPU in the message (sm_{cc.major}{cc.minor})", cc))
-    if m.signature.id == "ptxas-unknown-gpu-arch":
-        _ptxas(snapshot, matrix, ccs, cause)
-        return
-    target = _target(snapshot, matrix)
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        found = candidates_for_installed(fw, matrix, target.platform)
-        if not found:
-            cause.add(f"{_label(fw)}: the matrix does not know this build")
-            continue
-        for label, cc in ccs:
-            on = replace(target, gpus=(cc,), gpu_names=(label,), nvidia=True)
-            verdict = J.judge(found[0], on, matrix)
-            for r in verdict.of(J.GPU_ARCH, J.GPU_ARCH_UNKNOWN, J.GPU_ARCH_PTX):
-                cause.add(r.message)
-            blocked = [r for r in verdict.errors if r.code == J.GPU_ARCH]
-            if blocked:
-                alternatives = _runnable_builds(fw.name or "", target, matrix, cc)
-                fix = None
-                if alternatives:
-                    fix = "Install a build that has kernels for this GPU:\n  " + alternatives[0][1]
-                    cause.add(
-                        "builds that would run: "
-                        + ", ".join(label_ for label_, _cmd in alternatives[:3])
-                    )
-                cause.because(blocked[0].message, fix)
+    ccs = [(g.label, g.cc) for g in gpu_facts(snapshot, matrix) if g.cc is not None]
+    cc = parse_compute_capability(m.facts.get("sm"))
+    if not ccs and cc is not None:
+        ccs.append((f"the GPU in the message (sm_{cc.major}{cc.minor})", cc))
+    _ptxas(snapshot, matrix, ccs, cause)
 
 
 def _ptxas(

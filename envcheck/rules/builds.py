@@ -187,7 +187,7 @@ def _build_evidence(fw: Framework, verdict: J.Verdict, inferred_set: bool) -> st
             f"{fw.name} {fw.version}: no build facts were recorded; judged as {c.label}, "
             "what pip installs for that version here"
         )
-    what = f"{fw.name} {fw.version}"
+    what = fw_label(fw) if fw.version is None else f"{fw.name} {fw.version}"
     if c.cuda is not None:
         what += f" was built with CUDA {c.cuda}"
     return what

@@ -495,3 +495,42 @@ def test_a_cuda_of_the_same_major_is_minor_version_compatible(mini_matrix: Matri
     text = "The NVIDIA driver on your system is too old (found version 12020)."
     m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
     assert m.root_cause is not None and "minor-version compatibility" in m.root_cause
+
+
+def test_arch_facts_from_the_message_alone(mini_matrix: Matrix) -> None:
+    # No snapshot, no torch version: the compiled list PyTorch prints is enough.
+    text = (
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+        "current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 "
+        "sm_86 sm_90.\n"
+    )
+    m = only(explain(text, None, mini_matrix), "torch-gpu-arch-not-compatible")
+    assert m.root_cause == (
+        "torch (version unknown) has no kernels for NVIDIA GeForce RTX 5090 (sm_120)"
+    )
+    assert (
+        "from the message: the installed PyTorch was compiled for sm_50, sm_60, sm_70, sm_75, "
+        "sm_80, sm_86, sm_90"
+    ) in m.evidence
+
+
+def test_a_gpu_the_list_covers_is_not_blamed(mini_matrix: Matrix) -> None:
+    text = (
+        "NVIDIA A100-SXM4-40GB with CUDA capability sm_80 is not compatible with the current "
+        "PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80.\n"
+    )
+    m = only(explain(text, None, mini_matrix), "torch-gpu-arch-not-compatible")
+    assert m.root_cause is None
+
+
+def test_tensorflow_device_lines_are_gpu_facts() -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "Ignoring visible gpu device (device: 0, name: GeForce GT 730, pci bus id: "
+        "0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5.\n"
+        "Found GPU0 Tesla K80 which is of cuda capability 3.7.\n"
+    )
+    assert extract(text).gpus == (("GeForce GT 730", "3.5"), ("Tesla K80", "3.7"))
