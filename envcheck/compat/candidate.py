@@ -165,8 +165,27 @@ def candidates_for_installed(
     architecture list) win over the matrix; the matrix fills what they leave
     unknown. An empty tuple means nothing is known of the build.
     """
-    if fw.name is None or fw.version is None:
+    if fw.name is None:
         return ()
+    own = parse_arch_list(fw.build.get("cuda_compute_capabilities"))
+    where = fw.build.get("cuda_compute_capabilities_from") or "the installed build_info.py"
+    if fw.version is None:
+        if own is None or fw.cpu_only:
+            return ()
+        # Only what the build was compiled for is known (a message quoting it).
+        return (
+            Candidate(
+                framework=fw.name,
+                version="(version unknown)",
+                package=fw.package or fw.name,
+                variant=fw.variant,
+                cuda=parse_cuda_version(fw.cuda_version),
+                cpu_only=False,
+                archs=own[0],
+                ptx=own[1],
+                archs_from=where,
+            ),
+        )
     version = fw.version
     if fw.variant and local_label(version) is None and fw.name == "torch":
         version = f"{version}+{fw.variant}"
@@ -191,7 +210,6 @@ def candidates_for_installed(
         pool = exact or major
     if fw.rocm_version:
         pool = tuple(c for c in pool if c.rocm)
-    own = parse_arch_list(fw.build.get("cuda_compute_capabilities"))
     if not pool:
         if fw.cpu_only is None and cuda is None:
             return ()
@@ -210,9 +228,7 @@ def candidates_for_installed(
         pool = tuple(replace(c, cuda=cuda) for c in pool)
     if own is not None:
         sass, ptx = own
-        pool = tuple(
-            replace(c, archs=sass, ptx=ptx, archs_from="the installed build_info.py") for c in pool
-        )
+        pool = tuple(replace(c, archs=sass, ptx=ptx, archs_from=where) for c in pool)
     return pool
 
 

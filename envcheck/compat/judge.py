@@ -316,6 +316,8 @@ def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Re
         return Code.NONE
     if c.cuda is not None and target.driver is not None:
         _driver_reasons(c, target, matrix, reasons)
+    elif c.cuda is not None and target.driver_cuda is not None:
+        _driver_cuda_reasons(c, target.driver_cuda, target, matrix, reasons)
     reasons.extend(gpu_driver_reasons(target, matrix))
     code = Code.NATIVE if target.gpus else Code.UNKNOWN
     for cc, name in _named_gpus(target):
@@ -379,6 +381,46 @@ def _driver_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[
                 Category.DRIVER_TOO_OLD,
                 f"the matrix does not know the driver needed for CUDA {c.cuda}",
                 c.sources,
+            )
+        )
+
+
+def _driver_cuda_reasons(
+    c: Candidate, top: CudaVersion, target: Target, matrix: Matrix, reasons: list[Reason]
+) -> None:
+    """The driver known only by the highest CUDA it supports: a newer CUDA of the same
+    major runs through minor-version compatibility (where the matrix has a floor), a
+    newer major does not."""
+    assert c.cuda is not None
+    req = matrix.driver_requirement(c.cuda, target.driver_os)
+    sources = tuple(o.cite() for o in req.origins) or c.sources
+    if c.cuda <= top:
+        text = f"the driver supports CUDA up to {top}, which covers CUDA {c.cuda}"
+        reasons.append(Reason(DRIVER, Level.OK, Category.OTHER, text, sources))
+    elif c.cuda.major == top.major and req.floor is not None:
+        reasons.append(
+            Reason(
+                DRIVER_MINOR_COMPAT,
+                Level.WARNING,
+                Category.DRIVER_TOO_OLD,
+                f"runs through CUDA minor-version compatibility: the driver supports CUDA "
+                f"up to {top}, below CUDA {c.cuda} (native from driver "
+                f"{req.native.raw if req.native else '?'}); not covered: "
+                + "; ".join(req.caveats[:1]),
+                sources,
+                subject=req.native.raw if req.native else None,
+            )
+        )
+    else:
+        need = req.floor or req.native
+        reasons.append(
+            Reason(
+                DRIVER,
+                Level.ERROR,
+                Category.DRIVER_TOO_OLD,
+                f"{c.label} needs CUDA {c.cuda}, which needs driver >= "
+                f"{need.raw if need else '?'}; the driver supports CUDA up to {top}",
+                sources,
             )
         )
 

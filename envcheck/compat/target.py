@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.versions import (
     ComputeCapability,
+    CudaVersion,
     DriverVersion,
     parse_compute_capability,
+    parse_cuda_version,
     parse_driver_version,
 )
 
@@ -29,6 +31,9 @@ class Target:
     arch: Optional[str] = None
     """x86_64 or aarch64."""
     driver: Optional[DriverVersion] = None
+    driver_cuda: Optional[CudaVersion] = None
+    """The highest CUDA the driver supports (nvidia-smi's "CUDA Version", or a
+    message's "found version 11040"); judged on only when ``driver`` is unknown."""
     gpus: tuple[ComputeCapability, ...] = ()
     gpu_names: tuple[str, ...] = ()
     python: Optional[str] = None
@@ -102,6 +107,7 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
         os=os_name,
         arch=arch,
         driver=parse_driver_version(snapshot.driver.version),
+        driver_cuda=parse_cuda_version(snapshot.driver.cuda_version),
         gpus=tuple(dict.fromkeys(ccs)),
         gpu_names=tuple(names),
         python=python,

@@ -18,22 +18,18 @@ from envcheck.explain.signatures import (
     CPU_BUILD,
     CUDA_LIB,
     CUDNN,
-    DRIVER,
     ENV_VAR,
     MEMORY,
     NO_DRIVER,
     NO_GPU,
-    NVML,
     SIGNATURES,
     Signature,
 )
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.versions import (
     ComputeCapability,
-    CudaVersion,
     parse_compute_capability,
     parse_cuda_version,
-    parse_driver_version,
 )
 
 if TYPE_CHECKING:
@@ -246,7 +242,8 @@ def explain(
     if machine is not None and matrix is not None and (matches or facts):
         doctor = _doctor_findings(machine, matrix)
         if matches:
-            matches = tuple(_with_root_cause(m, machine, matrix, doctor) for m in matches)
+            told = facts.lines() if facts else ()
+            matches = tuple(_with_root_cause(m, machine, matrix, doctor, told) for m in matches)
         if facts:
             stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
     ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
@@ -332,33 +329,45 @@ def _doctor_findings(snapshot: Snapshot, matrix: Matrix) -> tuple[Finding, ...]:
 
 
 def _with_root_cause(
-    m: Match, snapshot: Snapshot, matrix: Matrix, doctor: tuple[Finding, ...]
+    m: Match,
+    snapshot: Snapshot,
+    matrix: Matrix,
+    doctor: tuple[Finding, ...],
+    told: tuple[str, ...] = (),
 ) -> Match:
+    """The concrete cause of one match on ``snapshot`` (the machine with the message's
+    facts laid over it); ``told`` lists those facts, shown as evidence when a doctor
+    finding they feed names the cause."""
     from dataclasses import replace
 
     cause = _Cause()
     analysis = _ANALYSES.get(m.signature.analysis)
     try:
-        if m.signature.category in _RELATED[Category.NO_GPU]:
-            # A variable that hides every GPU explains "no device" before anything else.
-            for f in doctor:
-                if f.category == Category.ENV_VAR_HIDES_GPU and f.severity == Severity.ERROR:
-                    cause.because(f.title, f.fix)
+        agreeing = _doctor_agrees(m, doctor)
+        errors = [f for f in agreeing if f.severity == Severity.ERROR]
+        if errors:
+            # The doctor, run on the snapshot with the message's facts laid over it,
+            # names an error of the kind the signature reports: that is the cause.
+            cause.because(errors[0].title, errors[0].fix)
+            for line in errors[0].evidence:
+                cause.add(line)
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
-        _doctor_agrees(m, doctor, cause)
+        for f in agreeing:
+            cause.add(f"doctor: {f.title}")
+            cause.because(f.title, f.fix)
+        if agreeing:
+            for line in told:
+                cause.add(line)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
     return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
 
 
-def _doctor_agrees(m: Match, doctor: tuple[Finding, ...], cause: _Cause) -> None:
-    """Doctor findings of the same category on this snapshot back the explanation."""
+def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
+    """The doctor's errors and warnings in the categories the signature reports."""
     related = _RELATED.get(m.signature.category, (m.signature.category,))
-    for f in doctor:
-        if f.category in related and f.severity != Severity.INFO:
-            cause.add(f"doctor: {f.title}")
-            cause.because(f.title, f.fix)
+    return [f for f in doctor if f.category in related and f.severity != Severity.INFO]
 
 
 _RELATED: dict[Category, tuple[Category, ...]] = {
@@ -397,152 +406,20 @@ def _label(fw: Framework) -> str:
     return fw_label(fw)
 
 
-def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import candidates_for_installed
-
-    drv = parse_driver_version(snapshot.driver.version)
-    found = m.facts.get("found")
-    if found and found.isdigit() and len(found) >= 4:
-        # PyTorch prints the CUDA version the driver supports as an integer: 11040 = 11.4.
-        _driver_cuda_from_text(
-            CudaVersion(int(found) // 1000, int(found) % 1000 // 10), m, snapshot, matrix, cause
-        )
-    if drv is None:
-        if snapshot.errors or snapshot.source == "collect_env":
-            cause.add("driver.version = unknown (not in the snapshot)")
-            return
-        cause.add("driver.version = unknown (no NVIDIA driver detected)")
-        if not snapshot.gpus:
-            cause.because(
-                "no NVIDIA driver was detected on this machine; CUDA reports a missing "
-                "driver as an insufficient one",
-                "Install the NVIDIA driver (in a container: start it with `--gpus all`).",
-            )
-        return
-    target = _target(snapshot, matrix)
-    os_name = target.driver_os
-    top = matrix.max_cuda_for_driver(drv, os_name)
-    cause.add(
-        f"driver.version = {drv.raw}"
-        + (f" (supports CUDA up to {top} natively)" if top is not None else "")
-    )
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        cuda = parse_cuda_version(fw.cuda_version)
-        if cuda is None:
-            continue
-        blockers = [
-            r
-            for c in candidates_for_installed(fw, matrix, target.platform)[:1]
-            for r in J.judge(c, target, matrix).errors
-            if r.code == J.DRIVER
-        ]
-        support = matrix.driver_supports(drv, cuda, os_name)
-        req = matrix.driver_requirement(cuda, os_name)
-        need = req.floor or req.native
-        if blockers or support == "no":
-            message = (
-                blockers[0].message
-                if blockers
-                else f"{_label(fw)} needs CUDA {cuda}, which needs driver >= "
-                f"{need.raw if need else '?'}; driver {drv.raw} is older"
-            )
-            cause.add(message)
-            cause.because(
-                f"driver {drv.raw} is too old for {_label(fw)} (built for CUDA {cuda})",
-                _driver_fix(fw, cuda, need.raw if need else None, top),
-            )
-        elif support == "minor_compat":
-            native = req.native.raw if req.native else "?"
-            cause.add(
-                f"{_label(fw)} (CUDA {cuda}) runs on driver {drv.raw} only through CUDA "
-                f"minor-version compatibility (native support from {native})"
-            )
-            if m.signature.id in ("cuda-unsupported-ptx", "cuda-call-requires-newer-driver"):
-                cause.because(
-                    f"driver {drv.raw} runs CUDA {cuda} only through minor-version "
-                    "compatibility, which does not cover PTX JIT compilation or newer API calls",
-                    f"Upgrade the driver to >= {native} (the CUDA {cuda} release driver).",
-                )
-        elif support == "native":
-            cause.add(f"driver {drv.raw} supports {_label(fw)} (CUDA {cuda}) natively")
-
-
-def _driver_cuda_from_text(
-    driver_cuda: CudaVersion, m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause
-) -> None:
-    """Compare the CUDA version the message says the driver supports with the builds."""
-    cause.add(f"the message says the driver supports CUDA {driver_cuda}")
-    os_name = _target(snapshot, matrix).driver_os
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        cuda = parse_cuda_version(fw.cuda_version)
-        if cuda is None or cuda <= driver_cuda:
-            continue
-        req = matrix.driver_requirement(cuda, os_name)
-        need = req.floor if cuda.major == driver_cuda.major else (req.floor or req.native)
-        if cuda.major == driver_cuda.major and req.floor is not None:
-            continue  # minor-version compatibility covers it
-        cause.because(
-            f"the driver supports CUDA {driver_cuda}, but {_label(fw)} needs CUDA {cuda}"
-            + (f" (driver >= {need.raw})" if need else ""),
-            _driver_fix(fw, cuda, need.raw if need else None, driver_cuda),
-        )
-
-
-def _driver_fix(
-    fw: Framework, cuda: CudaVersion, need: Optional[str], top: Optional[CudaVersion]
-) -> str:
-    parts = [f"Upgrade the NVIDIA driver to >= {need}" if need else "Upgrade the NVIDIA driver"]
-    if top is not None and fw.name == "torch":
-        parts.append(
-            f"or install a PyTorch build for CUDA {top} or older "
-            "(see https://pytorch.org/get-started/previous-versions/)"
-        )
-    elif top is not None:
-        parts.append(f"or install a {fw.name} build for CUDA {top} or older")
-    return ", ".join(parts) + "."
-
-
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import candidates_for_installed
+    """Whether a build runs on the GPU is the doctor's arch rule's call (the GPU and
+    the compiled list the message states are overlay facts). Left here: a ptxas that
+    cannot compile for the GPU, which no snapshot rule judges (the toolkit is not the
+    framework build)."""
+    if m.signature.id != "ptxas-unknown-gpu-arch":
+        return
     from envcheck.rules._facts import gpu_facts
 
-    ccs: list[tuple[str, ComputeCapability]] = []
-    for g in gpu_facts(snapshot, matrix):
-        if g.cc is not None:
-            ccs.append((g.label, g.cc))
-            cause.add(f"{g.label}: compute capability {g.cc}")
-    text_sm = m.facts.get("sm")
-    if not ccs and text_sm:
-        cc = parse_compute_capability(text_sm)
-        if cc is not None:
-            ccs.append((f"the GPU in the message (sm_{cc.major}{cc.minor})", cc))
-    if m.signature.id == "ptxas-unknown-gpu-arch":
-        _ptxas(snapshot, matrix, ccs, cause)
-        return
-    target = _target(snapshot, matrix)
-    for fw in _gpu_frameworks(snapshot, m.signature):
-        found = candidates_for_installed(fw, matrix, target.platform)
-        if not found:
-            cause.add(f"{_label(fw)}: the matrix does not know this build")
-            continue
-        for label, cc in ccs:
-            on = replace(target, gpus=(cc,), gpu_names=(label,), nvidia=True)
-            verdict = J.judge(found[0], on, matrix)
-            for r in verdict.of(J.GPU_ARCH, J.GPU_ARCH_UNKNOWN, J.GPU_ARCH_PTX):
-                cause.add(r.message)
-            blocked = [r for r in verdict.errors if r.code == J.GPU_ARCH]
-            if blocked:
-                alternatives = _runnable_builds(fw.name or "", target, matrix, cc)
-                fix = None
-                if alternatives:
-                    fix = "Install a build that has kernels for this GPU:\n  " + alternatives[0][1]
-                    cause.add(
-                        "builds that would run: "
-                        + ", ".join(label_ for label_, _cmd in alternatives[:3])
-                    )
-                cause.because(blocked[0].message, fix)
+    ccs = [(g.label, g.cc) for g in gpu_facts(snapshot, matrix) if g.cc is not None]
+    cc = parse_compute_capability(m.facts.get("sm"))
+    if not ccs and cc is not None:
+        ccs.append((f"the GPU in the message (sm_{cc.major}{cc.minor})", cc))
+    _ptxas(snapshot, matrix, ccs, cause)
 
 
 def _ptxas(
@@ -756,25 +633,6 @@ def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> No
         )
 
 
-def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    d = snapshot.driver
-    if d.kernel_module_version:
-        cause.add(f"kernel module = {d.kernel_module_version}")
-    if d.nvml_library_version:
-        cause.add(f"NVML library = {d.nvml_library_version}")
-    if (
-        d.kernel_module_version
-        and d.nvml_library_version
-        and d.kernel_module_version != d.nvml_library_version
-    ):
-        cause.because(
-            f"the loaded kernel module is {d.kernel_module_version} but the user-space "
-            f"libraries are {d.nvml_library_version}",
-            "Reboot (or unload and reload the nvidia kernel modules) so both are "
-            f"{d.nvml_library_version}.",
-        )
-
-
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     p = snapshot.platform
     if snapshot.driver.version:
@@ -853,17 +711,13 @@ def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 f"the operation uses bfloat16, which {g.label} does not support",
                 "Use torch.float16 (or float32) instead of bfloat16 on this GPU.",
             )
-    if not cause.text:
-        _driver(m, snapshot, matrix, cause)
 
 
 _ANALYSES = {
-    DRIVER: _driver,
     ARCH: _arch,
     CPU_BUILD: _cpu_build,
     CUDNN: _cudnn,
     CUDA_LIB: _cuda_lib,
-    NVML: _nvml,
     NO_DRIVER: _no_driver,
     NO_GPU: _no_gpu,
     ENV_VAR: _env_var,

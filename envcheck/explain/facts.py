@@ -2,9 +2,12 @@
 
 A pasted log often says more than its error line: the interpreter's banner, the
 ``pip install`` command that failed, a ``CUDA_VISIBLE_DEVICES=...`` prefix, a
-Windows path. ``extract`` reads those facts and ``overlay`` lays them over a
+Windows path, the CUDA version the driver supports ("found version 11040"), the
+GPU and its compute capability, the architectures the installed PyTorch was
+compiled for. ``extract`` reads those facts and ``overlay`` lays them over a
 snapshot (or an empty one), so ``explain`` judges them with the doctor's own
-rules instead of rules of its own.
+rules instead of rules of its own. They describe the process that failed, so
+they are labelled "from the message" wherever they are shown.
 
 Every pattern is anchored to a short window and runs on bounded lines, so a
 hostile log stays linear.
@@ -17,7 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from envcheck.model.snapshot import Framework, Snapshot
+from envcheck.model.snapshot import Driver, Framework, Gpu, Snapshot
+from envcheck.model.versions import parse_compute_capability, parse_driver_version
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -32,6 +36,23 @@ _ENV = re.compile(
     r"(?:^|[\s;&])(?:export\s+|set\s+|%env\s+)?"
     r"(CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)"
     r"=(\"[^\"]{0,200}\"|'[^']{0,200}'|[^\s;&]{0,200})"
+)
+# PyTorch prints the CUDA version the driver supports as an integer (11040 = 11.4).
+_DRIVER_CUDA = re.compile(
+    r"driver on your system is too old \(found version (\d{4,5})\)", re.IGNORECASE
+)
+_SMI = re.compile(
+    r"Driver Version:\s{0,4}(\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?:\s{1,40}CUDA Version:\s{0,4}(\d{1,2}\.\d{1,2}))?"
+)
+# A GPU and its compute capability as PyTorch and TensorFlow name them.
+_GPU_SM = re.compile(r"(?:^|:\s)\s{0,4}([A-Z][^:\n]{1,60}?) with CUDA capability sm_(\d{2,3})\b")
+_GPU_FOUND = re.compile(r"Found GPU\d{1,2} (.{1,60}?) which is of cuda capability (\d{1,2}\.\d)")
+_GPU_TF = re.compile(
+    r"name: ([^,:\n]{1,60}?),? (?:pci bus id: [^,]{0,20}, )?"
+    r"(?:compute capability: |computeCapability: )(\d{1,2}\.\d)"
+)
+_TORCH_ARCHS = re.compile(
+    r"PyTorch install supports CUDA capabilities((?: sm_\d{2,3}[a-z]?){1,30})"
 )
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
@@ -49,19 +70,46 @@ class MessageFacts:
     """(distribution, version) of frameworks a ``pip install`` line asks for."""
     env: tuple[tuple[str, str], ...] = ()
     """Environment assignments the failing command made."""
+    driver: Optional[str] = None
+    """The driver version (nvidia-smi's table)."""
+    driver_cuda: Optional[str] = None
+    """The highest CUDA the driver supports (``11.4``)."""
+    gpus: tuple[tuple[str, str], ...] = ()
+    """(name, compute capability ``12.0``) of GPUs the message names."""
+    torch_archs: Optional[str] = None
+    """``sm_50,sm_60,...``: what the failing PyTorch says it was compiled for."""
 
     def __bool__(self) -> bool:
-        return bool(self.python or self.os or self.pins or self.env)
+        return bool(
+            self.python
+            or self.os
+            or self.pins
+            or self.env
+            or self.driver
+            or self.driver_cuda
+            or self.gpus
+            or self.torch_archs
+        )
 
     def lines(self) -> tuple[str, ...]:
         """The facts, one per line, for a finding's evidence."""
         out = []
         if self.python:
-            out.append(f"the message shows Python {self.python}")
+            out.append(f"from the message: Python {self.python}")
         if self.os:
-            out.append(f"the message shows {self.os} paths")
-        out.extend(f"the message installs {n}=={v}" for n, v in self.pins)
-        out.extend(f"the message sets {k}={v!r}" for k, v in self.env)
+            out.append(f"from the message: {self.os} paths")
+        out.extend(f"from the message: pip install {n}=={v}" for n, v in self.pins)
+        out.extend(f"from the message: {k}={v!r}" for k, v in self.env)
+        if self.driver:
+            out.append(f"from the message: driver {self.driver}")
+        if self.driver_cuda:
+            out.append(f"from the message: the driver supports CUDA up to {self.driver_cuda}")
+        out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
+        if self.torch_archs:
+            out.append(
+                "from the message: the installed PyTorch was compiled for "
+                + self.torch_archs.replace(",", ", ")
+            )
         return tuple(out)
 
 
@@ -73,6 +121,10 @@ def extract(text: str) -> MessageFacts:
     os_name: Optional[str] = None
     pins: dict[str, tuple[str, str]] = {}
     env: dict[str, str] = {}
+    driver: Optional[str] = None
+    driver_cuda: Optional[str] = None
+    gpus: dict[str, tuple[str, str]] = {}
+    archs: Optional[str] = None
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -96,15 +148,47 @@ def extract(text: str) -> MessageFacts:
                     pins.setdefault(fw, (names.canonical(pin.group(1)), pin.group(2)))
         for m in (*_ENV.finditer(line), *_PY_ENV.finditer(line)):
             env[m.group(1)] = m.group(2).strip("\"'")
-    return MessageFacts(python, os_name, tuple(pins.values()), tuple(sorted(env.items())))
+        if driver_cuda is None:
+            d = _DRIVER_CUDA.search(line)
+            if d:
+                number_ = int(d.group(1))
+                driver_cuda = f"{number_ // 1000}.{number_ % 1000 // 10}"
+        if driver is None:
+            d = _SMI.search(line)
+            if d and parse_driver_version(d.group(1)) is not None:
+                driver = d.group(1)
+                driver_cuda = driver_cuda or d.group(2)
+        for g in (_GPU_SM, _GPU_FOUND, _GPU_TF):
+            for gm in g.finditer(line):
+                cc = parse_compute_capability(gm.group(2))
+                name = gm.group(1).strip()
+                if cc is not None and len(gpus) < 16:
+                    gpus.setdefault(name, (name, f"{cc.major}.{cc.minor}"))
+        if archs is None:
+            a = _TORCH_ARCHS.search(line)
+            if a:
+                archs = ",".join(a.group(1).split())
+    return MessageFacts(
+        python,
+        os_name,
+        tuple(pins.values()),
+        tuple(sorted(env.items())),
+        driver,
+        driver_cuda,
+        tuple(gpus.values()),
+        archs,
+    )
 
 
 def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     """``snapshot`` with the message's facts laid over it.
 
-    The message describes the failing process, so its environment assignments
-    and the builds its pip command asks for win; the interpreter and OS fill in
-    only what the snapshot does not know.
+    The message describes the failing process, so what it states wins for this
+    explain run: its environment assignments, the builds its pip command asks for,
+    its driver facts (the whole driver record: a local driver version beside the
+    message's "CUDA 11.4" would describe two machines at once), the GPUs it names
+    and the architectures its PyTorch was compiled for. The interpreter and OS
+    fill in only what the snapshot does not know.
     """
     from envcheck import names
 
@@ -120,14 +204,42 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         fw_name = names.framework_of(dist, aliases=False)
         frameworks = [f for f in frameworks if f.name != fw_name]
         frameworks.append(_framework(fw_name or dist, dist, version))
+    if facts.torch_archs:
+        frameworks = _with_archs(frameworks, facts.torch_archs)
     env = {**base.env, **dict(facts.env)}
+    driver = base.driver
+    if facts.driver or facts.driver_cuda:
+        driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source="message")
+    gpus = base.gpus
+    if facts.gpus:
+        gpus = tuple(
+            Gpu(index=i, name=name, compute_capability=cc)
+            for i, (name, cc) in enumerate(facts.gpus)
+        )
     return dataclasses.replace(
         base,
         platform=platform,
         python=python,
+        driver=driver,
+        gpus=gpus,
         frameworks=tuple(frameworks),
         env=env,
     )
+
+
+def _with_archs(frameworks: list[Framework], archs: str) -> list[Framework]:
+    """PyTorch's compiled architectures from the message on its torch (a torch of
+    unknown version when no other fact names one)."""
+    build = {"cuda_compute_capabilities": archs, "cuda_compute_capabilities_from": "the message"}
+    torch = next((f for f in frameworks if f.name == "torch"), None)
+    if torch is None:
+        return [*frameworks, Framework(name="torch", package="torch", cpu_only=False, build=build)]
+    merged = dataclasses.replace(
+        torch,
+        cpu_only=False if torch.cpu_only is None else torch.cpu_only,
+        build={**torch.build, **build},
+    )
+    return [merged if f is torch else f for f in frameworks]
 
 
 def _framework(name: str, package: str, version: str) -> Framework:

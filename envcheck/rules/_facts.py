@@ -100,4 +100,4 @@ def driver_of(snapshot: Snapshot) -> Optional[DriverVersion]:
 
 def fw_label(fw: Framework) -> str:
     pkg = fw.package or fw.name or "framework"
-    return f"{pkg} {fw.version or '?'}"
+    return f"{pkg} {fw.version or '(version unknown)'}"

@@ -106,6 +106,8 @@ def _finding(
     evidence = [_build_evidence(fw, verdict, inferred_set)]
     if reason.code in (J.DRIVER, J.DRIVER_MINOR_COMPAT) and target.driver is not None:
         evidence.insert(0, f"driver.version = {target.driver.raw}")
+    elif reason.code in (J.DRIVER, J.DRIVER_MINOR_COMPAT) and target.driver_cuda is not None:
+        evidence.insert(0, f"driver.cuda_version = {target.driver_cuda}")
     if reason.code == J.PYTHON:
         evidence.insert(0, f"python.version = {snapshot.python.version}")
     evidence.append(reason.message)
@@ -115,10 +117,13 @@ def _finding(
     fix: Optional[str] = None
     title = reason.message
     severity = Severity.ERROR if blocking else Severity.WARNING
+    driver = (
+        target.driver.raw
+        if target.driver
+        else (f"supporting CUDA up to {target.driver_cuda}" if target.driver_cuda else "?")
+    )
     if reason.code == J.DRIVER:
-        title = f"Driver {target.driver.raw if target.driver else '?'} is too old for " + (
-            f"{fw_label(fw)} (CUDA {c.cuda})"
-        )
+        title = f"Driver {driver} is too old for " + (f"{fw_label(fw)} (CUDA {c.cuda})")
         need = matrix.min_driver_for_cuda(c.cuda, target.driver_os) if c.cuda else None
         fix = (
             f"Upgrade the NVIDIA driver to {need.raw if need else 'a newer branch'} or newer: "
@@ -130,7 +135,7 @@ def _finding(
     elif reason.code == J.DRIVER_MINOR_COMPAT:
         title = (
             f"{fw_label(fw)} (CUDA {c.cuda}) runs on driver "
-            f"{target.driver.raw if target.driver else '?'} only through CUDA minor-version "
+            f"{driver} only through CUDA minor-version "
             "compatibility"
         )
         fix = (
@@ -182,7 +187,7 @@ def _build_evidence(fw: Framework, verdict: J.Verdict, inferred_set: bool) -> st
             f"{fw.name} {fw.version}: no build facts were recorded; judged as {c.label}, "
             "what pip installs for that version here"
         )
-    what = f"{fw.name} {fw.version}"
+    what = fw_label(fw) if fw.version is None else f"{fw.name} {fw.version}"
     if c.cuda is not None:
         what += f" was built with CUDA {c.cuda}"
     return what

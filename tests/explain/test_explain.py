@@ -119,14 +119,13 @@ def test_driver_too_old_for_the_installed_torch(mini_matrix: Matrix) -> None:
         "RuntimeError: CUDA driver version is insufficient for CUDA runtime version", s, mini_matrix
     )
     m = only(report, "cuda-driver-insufficient")
-    assert (
-        m.root_cause == "driver 470.182.03 is too old for torch 2.5.1+cu124 (built for CUDA 12.4)"
-    )
+    # The doctor's driver rule decides; explain adopts its finding and evidence.
+    assert m.root_cause == "Driver 470.182.03 is too old for torch 2.5.1+cu124 (CUDA 12.4)"
     assert any("driver >= 525.60.13" in e for e in m.evidence)
-    assert "driver.version = 470.182.03 (supports CUDA up to 11.4 natively)" in m.evidence
+    assert "driver.version = 470.182.03" in m.evidence
     assert m.fix is not None and "525.60.13" in m.fix
     finding = report.findings[0]
-    assert finding.detail is not None and finding.detail.startswith("On this machine: driver 470")
+    assert finding.detail is not None and finding.detail.startswith("On this machine: Driver 470")
 
 
 def test_driver_new_enough_is_not_blamed(mini_matrix: Matrix) -> None:
@@ -140,7 +139,7 @@ def test_driver_new_enough_is_not_blamed(mini_matrix: Matrix) -> None:
         "cuda-driver-insufficient",
     )
     assert m.root_cause is None
-    assert "driver 550.54.14 supports torch 2.5.1+cu124 (CUDA 12.4) natively" in m.evidence
+    assert not any(e.startswith("doctor: ") for e in m.evidence)
 
 
 def test_ptx_error_under_minor_version_compatibility(mini_matrix: Matrix) -> None:
@@ -158,7 +157,10 @@ def test_ptx_error_under_minor_version_compatibility(mini_matrix: Matrix) -> Non
         "cuda-unsupported-ptx",
     )
     assert m.root_cause is not None
-    assert m.root_cause.startswith("driver 535.104.05 runs CUDA 12.4 only through minor-version")
+    assert m.root_cause == (
+        "torch 2.5.1+cu124 (CUDA 12.4) runs on driver 535.104.05 only through CUDA "
+        "minor-version compatibility"
+    )
     assert m.fix is not None and "550.54.14" in m.fix
 
 
@@ -169,9 +171,12 @@ def test_torch_driver_too_old_uses_the_version_in_the_message(mini_matrix: Matri
         "(found version 11040)."
     )
     m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
+    # The message's "found version 11040" is a driver fact: the doctor's driver rule judges it.
     assert m.root_cause == (
-        "the driver supports CUDA 11.4, but torch 2.1.0+cu121 needs CUDA 12.1 (driver >= 525.60.13)"
+        "Driver supporting CUDA up to 11.4 is too old for torch 2.1.0+cu121 (CUDA 12.1)"
     )
+    assert "from the message: the driver supports CUDA up to 11.4" in m.evidence
+    assert any("needs driver >= 525.60.13" in e for e in m.evidence)
 
 
 def test_rtx5090_with_a_cu124_wheel_names_the_build_that_runs(mini_matrix: Matrix) -> None:
@@ -183,14 +188,13 @@ def test_rtx5090_with_a_cu124_wheel_names_the_build_that_runs(mini_matrix: Matri
     )
     report = explain(LOG, s, mini_matrix)
     m = only(report, "torch-gpu-arch-not-compatible")
-    assert m.root_cause == (
-        "torch 2.5.1 (cu124) has no kernels for GPU 0 NVIDIA GeForce RTX 5090 (sm_120) "
+    assert m.root_cause == "torch 2.5.1+cu124 has no kernels for NVIDIA GeForce RTX 5090 (sm_120)"
+    assert (
+        "torch 2.5.1 (cu124) has no kernels for NVIDIA GeForce RTX 5090 (sm_120) "
         "(built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
-    )
-    assert "GPU 0 NVIDIA GeForce RTX 5090 (sm_120): compute capability 12.0" in m.evidence
-    assert any(e.startswith("builds that would run: torch 2.") for e in m.evidence)
-    assert m.fix is not None
-    assert "--index-url https://download.pytorch.org/whl/cu12" in m.fix
+    ) in m.evidence
+    assert m.fix is not None and m.fix.startswith("Install a build compiled for this GPU")
+    assert "--index-url https://download.pytorch.org/whl/cu1" in m.fix
     # The no-kernel-image line gets the same concrete cause.
     assert only(report, "no-kernel-image").root_cause == m.root_cause
 
@@ -200,8 +204,9 @@ def test_arch_uses_the_sm_in_the_message_when_the_snapshot_has_no_gpu(
 ) -> None:
     s = snap(frameworks=[torch("2.5.1+cu124", "12.4", "cu124")])
     m = only(explain(LOG, s, mini_matrix), "torch-gpu-arch-not-compatible")
-    assert m.root_cause is not None
-    assert "the GPU in the message (sm_120)" in m.root_cause
+    # The GPU the message names (with its capability) is a fact the doctor's arch rule judges.
+    assert m.root_cause == "torch 2.5.1+cu124 has no kernels for NVIDIA GeForce RTX 5090 (sm_120)"
+    assert "from the message: GPU NVIDIA GeForce RTX 5090 (compute capability 12.0)" in m.evidence
 
 
 def test_cpu_only_torch_on_a_gpu_machine(mini_matrix: Matrix) -> None:
@@ -349,7 +354,9 @@ def test_a_pip_command_for_a_python_it_has_no_wheel_for(mini_matrix: Matrix) -> 
     report = explain(text, None, load_matrix())
     found = {f.id: f for f in report.findings}
     assert "python-unsupported" in found
-    assert "the message installs torch==1.12.1+cu113" in found["python-unsupported"].evidence
+    assert (
+        "from the message: pip install torch==1.12.1+cu113" in found["python-unsupported"].evidence
+    )
 
 
 def test_nvml_mismatch_names_both_versions(mini_matrix: Matrix) -> None:
@@ -364,9 +371,10 @@ def test_nvml_mismatch_names_both_versions(mini_matrix: Matrix) -> None:
         explain("Failed to initialize NVML: Driver/library version mismatch", s, mini_matrix),
         "nvml-driver-library-mismatch",
     )
-    assert m.root_cause == (
-        "the loaded kernel module is 535.104.05 but the user-space libraries are 535.129.03"
-    )
+    # The doctor's NVML rule reads both versions from the snapshot.
+    assert m.root_cause is not None and m.root_cause.startswith("NVIDIA kernel module and user")
+    assert "kernel module = 535.104.05" in m.evidence
+    assert "NVML library = 535.129.03" in m.evidence
 
 
 def test_no_driver_inside_a_container(mini_matrix: Matrix) -> None:
@@ -387,7 +395,8 @@ def test_libcuda_missing_on_wsl(mini_matrix: Matrix) -> None:
     )
     report = explain(text, s, mini_matrix)
     m = only(report, "libcuda-missing")
-    assert m.root_cause is not None and m.root_cause.startswith("WSL2 gets the driver from Windows")
+    assert m.root_cause == "WSL2 sees no NVIDIA driver"
+    assert m.fix is not None and "Windows" in m.fix
     sub = only(report, "cudnn-sublibrary-load-failed")
     assert sub.root_cause is not None and "libcuda.so" in sub.root_cause
 
@@ -455,3 +464,73 @@ def test_a_match_never_swallows_the_next_line() -> None:
     text = "CUDA_VISIBLE_DEVICES=\nRuntimeError: No CUDA GPUs are available\n"
     m = only(explain(text), "no-cuda-gpus-available")
     assert [n for n, _ in m.lines] == [1, 2]
+
+
+def test_driver_facts_from_the_message_alone(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+        "$ pip install torch==2.5.1+cu124\n"
+        "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n"
+    )
+    facts = extract(text)
+    assert (facts.driver, facts.driver_cuda) == ("470.82.01", "11.4")
+    m = only(explain(text, None, mini_matrix), "cuda-driver-insufficient")
+    assert m.root_cause == "Driver 470.82.01 is too old for torch 2.5.1+cu124 (CUDA 12.4)"
+    assert "from the message: driver 470.82.01" in m.evidence
+
+
+def test_message_driver_overrides_the_local_one_for_this_run(mini_matrix: Matrix) -> None:
+    # The local machine's driver is new; the message's process saw CUDA 11.4 at most.
+    s = snap(driver={"version": "550.54.14"}, frameworks=[torch("2.1.0+cu121", "12.1", "cu121")])
+    text = "The NVIDIA driver on your system is too old (found version 11040)."
+    m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
+    assert m.root_cause is not None and "supporting CUDA up to 11.4" in m.root_cause
+    assert s.driver.version == "550.54.14"  # the snapshot itself is untouched
+
+
+def test_a_cuda_of_the_same_major_is_minor_version_compatible(mini_matrix: Matrix) -> None:
+    s = snap(frameworks=[torch("2.5.1+cu124", "12.4", "cu124")])
+    text = "The NVIDIA driver on your system is too old (found version 12020)."
+    m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
+    assert m.root_cause is not None and "minor-version compatibility" in m.root_cause
+
+
+def test_arch_facts_from_the_message_alone(mini_matrix: Matrix) -> None:
+    # No snapshot, no torch version: the compiled list PyTorch prints is enough.
+    text = (
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+        "current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 "
+        "sm_86 sm_90.\n"
+    )
+    m = only(explain(text, None, mini_matrix), "torch-gpu-arch-not-compatible")
+    assert m.root_cause == (
+        "torch (version unknown) has no kernels for NVIDIA GeForce RTX 5090 (sm_120)"
+    )
+    assert (
+        "from the message: the installed PyTorch was compiled for sm_50, sm_60, sm_70, sm_75, "
+        "sm_80, sm_86, sm_90"
+    ) in m.evidence
+
+
+def test_a_gpu_the_list_covers_is_not_blamed(mini_matrix: Matrix) -> None:
+    text = (
+        "NVIDIA A100-SXM4-40GB with CUDA capability sm_80 is not compatible with the current "
+        "PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80.\n"
+    )
+    m = only(explain(text, None, mini_matrix), "torch-gpu-arch-not-compatible")
+    assert m.root_cause is None
+
+
+def test_tensorflow_device_lines_are_gpu_facts() -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "Ignoring visible gpu device (device: 0, name: GeForce GT 730, pci bus id: "
+        "0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5.\n"
+        "Found GPU0 Tesla K80 which is of cuda capability 3.7.\n"
+    )
+    assert extract(text).gpus == (("GeForce GT 730", "3.5"), ("Tesla K80", "3.7"))
