@@ -410,3 +410,48 @@ def test_poetry_check_and_lock_accept_the_output(matrix: Any, tmp_path: Path) ->
             assert entry["source"]["url"] == pypi.rstrip("/")
     assert got["typing-extensions"]["version"] == "4.0"
     assert got["typing-extensions"]["source"]["reference"] == "stub-pypi"
+
+
+@pytest.mark.real_machine
+@pytest.mark.network
+def test_poetry_lock_takes_jaxlib_from_the_find_links_page(
+    combo_matrix: Any, tmp_path: Path
+) -> None:
+    poetry = poetry_binary()
+    if poetry is None:
+        pytest.skip("poetry is not installed (pip install -e '.[test]' installs it)")
+    # No Python given: no requires-python, so the poetry running here may lock it.
+    p = plan(("jax==0.4.20",), machine("525.60.13", ADA), combo_matrix)
+    (pick,) = p.picks
+    assert pick.find_links is not None and pick.extra == "cuda11_pip"
+    # jax 0.4.20's own metadata: Requires-Dist: jaxlib ==0.4.20+cuda11.cudnn86 ;
+    # extra == 'cuda11_pip' (the nvidia-* wheels it also names are left out here).
+    cuda_jaxlib = "0.4.20+cuda11.cudnn86"
+    www = tmp_path / "www"
+    extras = {"cuda11_pip": [f"jaxlib=={cuda_jaxlib}"]}
+    pypi = [
+        write_stub_wheel(tmp_path / "wheels", "jax", "0.4.20", extras=extras),
+        write_stub_wheel(tmp_path / "wheels", "jaxlib", "0.4.20"),  # PyPI's CPU jaxlib
+    ]
+    default = write_simple_index(www / "pypi", pypi)
+    wheel = write_stub_wheel(www / "links", "jaxlib", cuda_jaxlib)
+    page = www / "links" / "jax_cuda_releases.html"
+    page.write_text(f'<html><body><a href="{wheel.name}">{wheel.name}</a></body></html>\n')
+    text = emit.emit_poetry(p)
+    env = _poetry_env(tmp_path)
+    with _serve(www) as http_url:
+        page_url = http_url(page.parent.as_uri()) + page.name
+        text = text.replace(_quoted(pick.find_links), _quoted(page_url))
+        stub_pypi = http_url(default)
+        text += f'\n[[tool.poetry.source]]\nname = "stub-pypi"\nurl = "{stub_pypi}"\n'
+        text += 'priority = "primary"\n'
+        project = tmp_path / "project"
+        project.mkdir()
+        (project / "pyproject.toml").write_text(text, encoding="utf-8")
+        done = _poetry(poetry, ["lock"], project, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lock = tomllib.loads((project / "poetry.lock").read_text(encoding="utf-8"))
+    got = {pkg["name"]: pkg for pkg in lock["package"]}
+    assert got["jax"]["version"] == "0.4.20"
+    assert got["jaxlib"]["version"] == cuda_jaxlib
+    assert got["jaxlib"]["source"]["url"] == page_url
