@@ -1,5 +1,6 @@
 """Turn one Plan into what a tool reads: pip commands, requirements.txt, conda
-commands, environment.yml, pyproject.toml for uv or poetry, pixi.toml, JSON. Plain strings, no I/O (golden-tested).
+commands, environment.yml, pyproject.toml for uv or poetry, pixi.toml, JSON.
+Plain strings, no I/O (golden-tested).
 """
 
 from __future__ import annotations
