@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from envcheck.matrix import Matrix
     from envcheck.resolve.plan import Plan
 
-FORMATS = ("pip", "conda", "yml", "requirements", "uv", "pixi", "json")
+FORMATS = ("pip", "conda", "yml", "requirements", "uv", "poetry", "pixi", "json")
 
 
 def build_target(
@@ -108,7 +108,7 @@ def report_unsatisfiable(plan: Plan, explain: bool) -> int:
     default="pip",
     show_default=True,
     help="Output: pip commands, conda commands, environment.yml, requirements.txt, "
-    "pyproject.toml for uv, pixi.toml, or JSON.",
+    "pyproject.toml for uv or poetry, pixi.toml, or JSON.",
 )
 @json_option
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")

@@ -1,5 +1,6 @@
 """Turn one Plan into what a tool reads: pip commands, requirements.txt, conda
-commands, environment.yml, JSON. Plain strings, no I/O (golden-tested).
+commands, environment.yml, pyproject.toml for uv or poetry, pixi.toml, JSON.
+Plain strings, no I/O (golden-tested).
 """
 
 from __future__ import annotations
@@ -321,7 +322,7 @@ def emit_environment_yml(
     return "\n".join(lines) + "\n"
 
 
-# -- uv and pixi -------------------------------------------------------------------
+# -- uv, poetry and pixi -----------------------------------------------------------
 
 # PEP 508 markers of each build platform (uv's ``environments``).
 UV_MARKERS = {
@@ -361,6 +362,42 @@ def _python_spec(plan: Plan) -> Optional[str]:
     return f"=={plan.target.python}.*" if plan.target.python else None
 
 
+def _sources(plan: Plan) -> tuple[list[tuple[str, str, list[Pick]]], list[tuple[str, str]]]:
+    """The package sources a pyproject.toml names, shared by uv and poetry.
+
+    ``([(name, index URL, picks bound to it)], [(name, find-links page)])``: each
+    PyTorch index the picks must come from (only the picks listed may use it), and
+    each find-links page (old jaxlib CUDA wheels, which arrive as dependencies, so
+    no package can be bound to them). Names are unique across both lists.
+    """
+    taken: set[str] = set()
+
+    def unique(url: str) -> str:
+        base = name = index_name(url)
+        n = 2
+        while name in taken:
+            name = f"{base}-{n}"
+            n += 1
+        taken.add(name)
+        return name
+
+    indexes = [(unique(i), i, picks) for i, picks in _groups(plan) if i is not None]
+    pages = [(unique(page), page) for page in _find_links(list(plan.picks))]
+    return indexes, pages
+
+
+def _project_table(plan: Plan) -> list[str]:
+    """``[project]`` with the picks as PEP 508 dependencies (uv and poetry 2 read it)."""
+    lines = ["[project]", f"name = {_toml_str(DEFAULT_ENV_NAME)}", 'version = "0.1.0"']
+    python = _python_spec(plan)
+    if python:
+        lines.append(f"requires-python = {_toml_str(python)}")
+    lines.append("dependencies = [")
+    lines += [f"  {_toml_str(p.requirement)}," for p in plan.picks]
+    lines.append("]")
+    return lines
+
+
 def emit_uv(plan: Plan) -> str:
     """pyproject.toml for uv: ``[project]`` dependencies, ``[[tool.uv.index]]`` per
     PyTorch index (``explicit = true``: only the packages pinned to it in
@@ -370,36 +407,62 @@ def emit_uv(plan: Plan) -> str:
         _header(plan),
         *_conflict_comment(plan),
         "# Merge into pyproject.toml (keep your own name/version), then `uv lock` / `uv sync`.",
-        "[project]",
-        f"name = {_toml_str(DEFAULT_ENV_NAME)}",
-        'version = "0.1.0"',
+        *_project_table(plan),
     ]
-    python = _python_spec(plan)
-    if python:
-        lines.append(f"requires-python = {_toml_str(python)}")
-    lines.append("dependencies = [")
-    lines += [f"  {_toml_str(p.requirement)}," for p in plan.picks]
-    lines.append("]")
     marker = UV_MARKERS.get(plan.target.platform or "")
-    indexes = [(index, picks) for index, picks in _groups(plan) if index is not None]
-    pages = _find_links(list(plan.picks))
+    indexes, pages = _sources(plan)
     if marker:
         lines += ["", "[tool.uv]", "# resolve for the target platform only", "environments = ["]
         lines.append(f"  {_toml_str(marker)},")
         lines.append("]")
-    for index, _ in indexes:
-        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(index_name(index))}"]
-        lines += [f"url = {_toml_str(index)}", "explicit = true"]
-    for page in pages:
+    for name, url, _ in indexes:
+        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(name)}"]
+        lines += [f"url = {_toml_str(url)}", "explicit = true"]
+    for name, page in pages:
         # Not explicit: the wheels there (jaxlib) are dependencies, which sources
         # cannot pin.
-        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(index_name(page))}"]
+        lines += ["", "[[tool.uv.index]]", f"name = {_toml_str(name)}"]
         lines += [f"url = {_toml_str(page)}", 'format = "flat"']
     if indexes:
         lines += ["", "[tool.uv.sources]"]
-        for index, picks in indexes:
+        for name, _, picks in indexes:
             for pick in picks:
-                lines.append(f"{pick.package} = {{ index = {_toml_str(index_name(index))} }}")
+                lines.append(f"{pick.package} = {{ index = {_toml_str(name)} }}")
+    return "\n".join(lines) + "\n"
+
+
+def emit_poetry(plan: Plan) -> str:
+    """pyproject.toml for poetry 2: ``[project]`` dependencies, enriched in
+    ``[tool.poetry.dependencies]`` with the source of each PyTorch variant, and one
+    ``[[tool.poetry.source]]`` per index with ``priority = "explicit"`` (searched only
+    for the packages bound to it). Find-links pages become ``supplemental`` sources
+    (poetry reads a URL ending in .html as a single-page source): searched only when
+    PyPI has no match, which holds for the local ``+cuda`` jaxlib versions there.
+    """
+    _refuse(plan)
+    lines = [
+        _header(plan),
+        *_conflict_comment(plan),
+        "# Merge into pyproject.toml (keep your own name/version), then `poetry lock` /"
+        + " `poetry install`.",
+        *_project_table(plan),
+        "",
+        "[tool.poetry]",
+        "# an environment, not a package to build; drop this line in a library",
+        "package-mode = false",
+    ]
+    indexes, pages = _sources(plan)
+    if indexes:
+        lines += ["", "[tool.poetry.dependencies]"]
+        for name, _, picks in indexes:
+            for pick in picks:
+                lines.append(f"{pick.package} = {{ source = {_toml_str(name)} }}")
+    for name, url, _ in indexes:
+        lines += ["", "[[tool.poetry.source]]", f"name = {_toml_str(name)}"]
+        lines += [f"url = {_toml_str(url)}", 'priority = "explicit"']
+    for name, page in pages:
+        lines += ["", "[[tool.poetry.source]]", f"name = {_toml_str(name)}"]
+        lines += [f"url = {_toml_str(page)}", 'priority = "supplemental"']
     return "\n".join(lines) + "\n"
 
 
@@ -556,6 +619,7 @@ EMITTERS = {
     "conda": emit_conda,
     "yml": emit_environment_yml,
     "uv": emit_uv,
+    "poetry": emit_poetry,
     "pixi": emit_pixi,
     "json": emit_json,
 }

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import FIXTURES, run_cli
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.9/3.10
+    import tomli as tomllib
 
 RTX5090_SNAPSHOT = str(FIXTURES / "snapshots" / "what-if-rtx5090-torch-cu126.json")
 NEW_MACHINE = ("--driver", "580.65.06", "--gpu", "RTX 5090", "--os", "linux", "--python", "3.12")
@@ -76,11 +82,25 @@ def test_plan_explain_cites_sources() -> None:
     assert "#   source: https://" in out
 
 
-@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements", "uv", "pixi"])
+@pytest.mark.parametrize("fmt", ["conda", "yml", "requirements", "uv", "poetry", "pixi"])
 def test_plan_formats(fmt: str) -> None:
     code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", fmt)
     assert code == 0
     assert "2.14.1" in out
+
+
+def test_plan_poetry_with_explain_is_still_toml() -> None:
+    code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", "poetry", "--explain")
+    assert code == 0
+    assert out.startswith("# target: ") and "\n# torch: " in out
+    doc = tomllib.loads(out)
+    assert doc["project"]["dependencies"] == ["torch==2.14.1"]
+
+
+def test_plan_json_wins_over_poetry() -> None:
+    code, out, _ = run_cli("plan", "torch==2.14.*", *NEW_MACHINE, "--format", "poetry", "--json")
+    assert code == 0
+    assert json.loads(out)["schema"] == "envcheck.plan/1"
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ FORMATS: dict[str, tuple[Callable[[Plan], str], str]] = {
     "conda": (emit.emit_conda, "sh"),
     "yml": (emit.emit_environment_yml, "yml"),
     "uv": (emit.emit_uv, "toml"),
+    "poetry": (emit.emit_poetry, "toml"),
     "pixi": (emit.emit_pixi, "toml"),
     "json": (emit.emit_json, "json"),
 }
