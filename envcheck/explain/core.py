@@ -354,7 +354,8 @@ def _with_root_cause(
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
         for f in agreeing:
-            cause.add(f"doctor: {f.title}")
+            if f.title != cause.text:  # the root cause is not repeated as evidence
+                cause.add(f"doctor: {f.title}")
             cause.because(f.title, f.fix)
         if agreeing:
             for line in told:

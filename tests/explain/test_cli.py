@@ -102,7 +102,7 @@ def test_snapshot_gives_the_root_cause(tmp_path: Path) -> None:
         "CUDA driver version is insufficient for CUDA runtime version",
         env=MATRIX_ENV,
     )
-    assert "on this machine: driver 470.182.03 is too old" in out.lower()
+    assert "root cause: driver 470.182.03 is too old" in out.lower()
 
 
 def test_collect_env_report_explained_alone() -> None:

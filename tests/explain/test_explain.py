@@ -424,13 +424,15 @@ def test_out_of_memory_shows_gpu_memory(mini_matrix: Matrix) -> None:
 
 
 def test_doctor_findings_back_the_explanation(mini_matrix: Matrix) -> None:
-    # The doctor's env-var rule sees the same problem and is quoted as evidence.
+    # The doctor's env-var rule sees the same problem: its finding is the root cause,
+    # stated once (not repeated as a "doctor:" evidence line).
     s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": ""})
     m = only(
         explain("RuntimeError: No CUDA GPUs are available", s, mini_matrix),
         "no-cuda-gpus-available",
     )
-    assert any(e.startswith("doctor: ") for e in m.evidence)
+    assert m.root_cause is not None and "CUDA_VISIBLE_DEVICES" in m.root_cause
+    assert f"doctor: {m.root_cause}" not in m.evidence
 
 
 def test_root_cause_analysis_never_crashes_on_odd_snapshots(mini_matrix: Matrix) -> None:
