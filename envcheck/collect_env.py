@@ -74,12 +74,36 @@ _KEY_RE = re.compile(
 )
 """A key, then ``: value``; hand-copied reports also lose the colon, change the
 key's case or use a full-width colon."""
+_BARE_KEY_RE = re.compile(
+    r"^(Versions of relevant libraries|Version of relevant libraries"
+    r"|GPU models and configuration|GPU topology)$",
+    re.IGNORECASE,
+)
+"""A block key alone on its line: vLLM's collect_env prints "Versions of relevant
+libraries" as a section title between rules of '='."""
+_RULE = re.compile(r"^[=\-]{3,}$")
+"""A section rule (vLLM's layout frames each section with a line of '=')."""
+_QUOTE_PREFIX = re.compile(r"^\s*(?:>[ \t]?)+")
+"""Markdown or e-mail quoting: "> PyTorch version: ..." (nested: "> > ")."""
+_COMPOSE_PREFIX = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*\|")
+"""docker compose logs: "app-1  | PyTorch version: ..."."""
+_STAMP_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d[T ][\d:.,]+Z?\s")
+"""Timestamped logs: "2024-03-11T17:05:11.375399470Z PyTorch version: ..."."""
+_TORCH_KEY = re.compile(r"PyTorch version", re.IGNORECASE)
+_MIG_LINE = re.compile(r"^MIG\s+\S+\s+Device\s+\d+\s*[:\uff1a]?.*$")
+"""nvidia-smi -L lists the MIG instances of a GPU under it ("  MIG 3g.20gb Device 0:")."""
 _KEY_OF = {k.lower(): v for k, v in _KEYS.items()}
 # Keys that open a block of following lines (until a blank line or the next key).
 _BLOCKS = {"gpus", "cudnn", "libraries", "topology", "cpu"}
 _UNKNOWN = {"", "n/a", "none", "could not collect", "no cuda", "unknown"}
 _GPU_LINE = re.compile(r"^GPU (\d{1,4})\s*[:\uff1a]\s*(.+)$")
-_CUDNN_PATH = re.compile(r"(?:^|[/\\])(?:lib)?cudnn(?:64_(\d+)\.dll|\.so\.(\d+(?:\.\d+)*))$")
+_CUDNN_PATH = re.compile(
+    r"(?:^|[/\\])(?:lib)?cudnn(_[a-z_]+?)?(?:64_(\d+)\.dll|\.so\.(\d+(?:\.\d+)*))$",
+    re.IGNORECASE,
+)
+"""libcudnn.so.8.9.2 / cudnn64_8.dll, and the per-part libraries cuDNN 8 and 9
+split into (libcudnn_ops_infer.so.8.9.2, cudnn_ops_train64_8.dll, cudnn_graph64_9.dll):
+Windows reports often list only one of those."""
 _PIP_LINE = re.compile(r"^\[(pip3?|conda)\]\s+(.*)$")
 _PIP_REQ = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)$")
 _CONDA_ROW = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\S+)(?:\s+\S+)*$")
@@ -110,7 +134,37 @@ _DISTRO_IDS = {
 
 def is_collect_env(text: str) -> bool:
     """Whether ``text`` looks like collect_env output (cheap check)."""
-    return _count_keys(text.splitlines()) >= 3
+    return _count_keys(_unprefixed(text.splitlines())) >= 3
+
+
+def _unprefixed(lines: list[str]) -> list[str]:
+    """The lines without a prefix that every line of a pasted report carries.
+
+    Reports quoted in a reply ("> "), copied from docker compose logs ("app-1  | ")
+    or from timestamped logs keep that prefix on every line. The text before the
+    first "PyTorch version" decides: when it has one of those shapes, that shape
+    (the same compose service name) is removed from the start of every line.
+    """
+    for line in lines[:400]:
+        m = _TORCH_KEY.search(line)
+        if m is None:
+            continue
+        prefix = line[: m.start()]
+        if not prefix.strip():
+            return lines
+        strip: Optional[re.Pattern[str]] = None
+        if _QUOTE_PREFIX.fullmatch(prefix.rstrip()):
+            strip = _QUOTE_PREFIX
+        elif _STAMP_PREFIX.fullmatch(prefix):
+            strip = _STAMP_PREFIX
+        else:
+            cm = _COMPOSE_PREFIX.fullmatch(prefix.rstrip())
+            if cm:
+                strip = re.compile(r"^" + re.escape(cm.group(1)) + r"\s*\|")
+        if strip is None:
+            return lines
+        return [strip.sub("", ln, count=1) for ln in lines]
+    return lines
 
 
 def _count_keys(lines: list[str]) -> int:
@@ -139,16 +193,20 @@ class _Report:
         self.last_line = 0
 
 
-def _split(text: str, path: str) -> _Report:
+def _split(lines: list[str], path: str) -> _Report:
     report = _Report()
     block: Optional[str] = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.rstrip()
         stripped = line.strip()
-        m = _KEY_RE.match(stripped)
+        if _RULE.match(stripped):
+            continue
+        m = _KEY_RE.match(stripped) or _BARE_KEY_RE.match(stripped)
         if m:
             name = _KEY_OF[m.group(1).lower()]
-            given = m.group(2) if m.group(2) is not None else m.group(3)
+            given = None
+            if m.re is _KEY_RE:
+                given = m.group(2) if m.group(2) is not None else m.group(3)
             if name == "torch" and "torch" in report.values:
                 raise InputError(
                     path,
@@ -181,7 +239,7 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
     Raises InputError ("not the output of torch.utils.collect_env") when the text
     is something else; a report that ends early gives a partial snapshot.
     """
-    lines = text.splitlines()
+    lines = _unprefixed(text.splitlines())
     if _count_keys(lines) < 3:
         raise InputError(
             path,
@@ -189,7 +247,7 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
             "not the output of torch.utils.collect_env (expected lines such as "
             "'PyTorch version:' and 'CUDA used to build PyTorch:')",
         )
-    report = _split(text, path)
+    report = _split(lines, path)
     errors: list[ProbeError] = []
 
     value = _ValueFn(report.values)
@@ -329,6 +387,11 @@ def _gpus(
     gpus: list[Gpu] = []
     for number, line in report.blocks.get("gpus", []):
         m = _GPU_LINE.match(line)
+        if m is None and _MIG_LINE.match(line):
+            # A MIG instance of the GPU listed above it: that GPU runs in MIG mode.
+            if gpus:
+                gpus[-1] = dataclasses.replace(gpus[-1], mig_mode="Enabled")
+            continue
         if m is None:
             if _clean(line) is not None and rocm is None:
                 errors.append(
@@ -365,7 +428,9 @@ def _libraries(report: _Report, nccl: Optional[str]) -> tuple[Library, ...]:
         if m is None or entry in seen:
             continue
         seen.add(entry)
-        version = m.group(2) or m.group(1)
+        version = m.group(3) or m.group(2)
+        if m.group(1) and any(lib.version == version for lib in libs):
+            continue  # another part of a cuDNN already recorded
         libs.append(Library(name="cudnn", version=version, path=entry, source=SOURCE))
     if nccl and _VERSION.match(nccl):
         libs.append(Library(name="nccl", version=nccl, source=SOURCE))

@@ -283,3 +283,144 @@ def test_hostile_values_are_bounded() -> None:
     assert any("more than 256 GPUs" in m for m in messages)
     for lib in s.libraries:
         assert "\x1b" not in (lib.version or "")
+
+
+# Layout variants met in pasted reports. Each test uses its own made-up lines (not
+# corpus text), so tests/fixtures/corpus stays a held-out measure.
+
+_MADE_UP = (
+    "PyTorch version: 2.3.1+cu118\n"
+    "Is debug build: False\n"
+    "CUDA used to build PyTorch: 11.8\n"
+    "ROCM used to build PyTorch: N/A\n"
+    "\n"
+    "OS: Debian GNU/Linux 12 (bookworm) (x86_64)\n"
+    "Is CUDA available: False\n"
+    "GPU models and configuration: GPU 0: NVIDIA L4\n"
+    "Nvidia driver version: 450.80.02\n"
+    "\n"
+    "Versions of relevant libraries:\n"
+    "[pip3] torch==2.3.1+cu118\n"
+)
+
+
+def _facts(s: Snapshot) -> tuple[Any, ...]:
+    fw = torch_of(s)
+    return (
+        fw.version,
+        fw.cuda_version,
+        [g.name for g in s.gpus],
+        s.driver.version,
+        dict(s.packages),
+    )
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["> ", ">", "> > ", "trainer-1  | ", "web_app.2 |", "2025-06-01T10:00:00.123456789Z "],
+    ids=["quote", "quote-tight", "quote-nested", "compose", "compose-tight", "timestamp"],
+)
+def test_a_prefix_on_every_line_is_removed(prefix: str) -> None:
+    plain = parse_collect_env(_MADE_UP, "plain.txt")
+    text = "".join(prefix + line + "\n" for line in _MADE_UP.splitlines())
+    assert is_collect_env(text)
+    s = parse_collect_env(text, "prefixed.txt")
+    assert _facts(s) == _facts(plain)
+    assert not s.errors
+
+
+def test_text_before_the_first_key_that_is_not_a_prefix_is_kept() -> None:
+    text = "note: PyTorch version: 9.9\n" + _MADE_UP
+    s = parse_collect_env(text, "note.txt")
+    assert torch_of(s).version == "2.3.1+cu118"
+
+
+def test_vllm_layout_with_section_titles_and_rules() -> None:
+    text = (
+        "Collecting environment information...\n"
+        "==============================\n"
+        "        System Info\n"
+        "==============================\n"
+        "OS                           : Ubuntu 24.04.1 LTS (x86_64)\n"
+        "\n"
+        "==============================\n"
+        "       PyTorch Info\n"
+        "==============================\n"
+        "PyTorch version              : 2.5.1+cu121\n"
+        "CUDA used to build PyTorch   : 12.1\n"
+        "\n"
+        "==============================\n"
+        "       CUDA / GPU Info\n"
+        "==============================\n"
+        "Is CUDA available            : True\n"
+        "GPU models and configuration : \n"
+        "GPU 0: NVIDIA RTX A4000\n"
+        "GPU 1: NVIDIA RTX A4000\n"
+        "\n"
+        "Nvidia driver version        : 550.54.15\n"
+        "\n"
+        "==============================\n"
+        "Versions of relevant libraries\n"
+        "==============================\n"
+        "[pip3] torch==2.5.1\n"
+        "[pip3] triton==3.1.0\n"
+        "[conda] Could not collect\n"
+        "\n"
+        "==============================\n"
+        "         vLLM Info\n"
+        "==============================\n"
+        "vLLM Version                 : 0.6.6\n"
+    )
+    s = parse_collect_env(text, "vllm.txt")
+    assert [g.name for g in s.gpus] == ["NVIDIA RTX A4000", "NVIDIA RTX A4000"]
+    assert s.driver.version == "550.54.15"
+    assert dict(s.packages) == {"torch": "2.5.1", "triton": "3.1.0"}
+    # The libraries section was found: no "report ends early" note.
+    assert not s.errors
+
+
+def test_mig_instances_mark_their_gpu_and_are_not_misread() -> None:
+    text = _MADE_UP.replace(
+        "GPU models and configuration: GPU 0: NVIDIA L4\n",
+        "GPU models and configuration: \n"
+        "GPU 0: NVIDIA H100 80GB HBM3\n"
+        "  MIG 2g.20gb     Device  0:\n"
+        "  MIG 2g.20gb     Device  1:\n"
+        "GPU 1: NVIDIA H100 80GB HBM3\n"
+        "\n",
+    )
+    s = parse_collect_env(text, "mig.txt")
+    assert [(g.index, g.mig_mode) for g in s.gpus] == [(0, "Enabled"), (1, None)]
+    assert not s.errors
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [
+        (r"D:\CUDA\v11.8\bin\cudnn_ops_infer64_8.dll", "8"),
+        (r"C:\tools\cudnn\bin\cudnn_graph64_9.dll", "9"),
+        (r"C:\tools\cudnn\bin\CUDNN64_9.DLL", "9"),
+        ("/opt/cudnn/lib/libcudnn_cnn_train.so.8.6.0", "8.6.0"),
+    ],
+)
+def test_cudnn_part_libraries_give_the_cudnn_version(line: str, version: str) -> None:
+    text = _MADE_UP.replace(
+        "Nvidia driver version: 450.80.02\n",
+        f"Nvidia driver version: 450.80.02\ncuDNN version: {line}\n",
+    )
+    s = parse_collect_env(text, "cudnn.txt")
+    assert [(lib.name, lib.version) for lib in s.libraries] == [("cudnn", version)]
+
+
+def test_cudnn_parts_of_one_version_are_one_library() -> None:
+    text = _MADE_UP.replace(
+        "Nvidia driver version: 450.80.02\n",
+        "Nvidia driver version: 450.80.02\n"
+        "cuDNN version: Probably one of the following:\n"
+        "/opt/x/libcudnn.so.8.7.0\n"
+        "/opt/x/libcudnn_adv_infer.so.8.7.0\n"
+        "/opt/x/libcudnn_ops_train.so.8.7.0\n"
+        "/opt/y/libcudnn_ops_train.so.8.2.1\n",
+    )
+    s = parse_collect_env(text, "parts.txt")
+    assert [lib.version for lib in s.libraries] == ["8.7.0", "8.2.1"]

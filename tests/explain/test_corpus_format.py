@@ -26,10 +26,12 @@ CATEGORIES = {c.value for c in Category}
 MIN_ERRORS = 150
 MIN_COLLECT_ENV = 30
 COLLECTED_ERRORS = 162
-COLLECTED_COLLECT_ENV = 21
-# Issue 12's target: explain names the established cause of >= 90 % of the error cases
+COLLECTED_COLLECT_ENV = 22
+# Issue 12's target: explain names the established cause of >= 90 % of the error cases,
+# and doctor --from-collect-env of >= 90 % of the collect_env reports
 # (`python scripts/corpus_score.py --quiet` lists the misses).
 EXPLAIN_HIT_TARGET = 0.9
+DOCTOR_HIT_TARGET = 0.9
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -98,7 +100,7 @@ def test_corpus_never_shrinks(count: Any, minimum: int) -> None:
     assert count() >= minimum
 
 
-def test_explain_names_the_established_cause_of_the_error_corpus() -> None:
+def _scorer() -> Any:
     import importlib.util
 
     path = Path(__file__).parents[2] / "scripts" / "corpus_score.py"
@@ -107,6 +109,16 @@ def test_explain_names_the_established_cause_of_the_error_corpus() -> None:
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    hits, total = module.score_errors(path.parents[1] / "tests" / "fixtures" / "corpus", True)
+    return module
+
+
+def test_explain_names_the_established_cause_of_the_error_corpus() -> None:
+    hits, total = _scorer().score_errors(CORPUS, True)
     assert total >= COLLECTED_ERRORS
     assert hits / total >= EXPLAIN_HIT_TARGET, f"{hits}/{total}"
+
+
+def test_doctor_names_the_established_cause_of_the_collect_env_corpus() -> None:
+    hits, total = _scorer().score_collect_env(CORPUS, True)
+    assert total >= COLLECTED_COLLECT_ENV
+    assert hits / total >= DOCTOR_HIT_TARGET, f"{hits}/{total}"
