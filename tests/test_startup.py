@@ -35,7 +35,9 @@ def loaded_modules(*args: str) -> tuple[int, set[str]]:
 @pytest.mark.real_machine
 def test_version_imports_nothing_heavy() -> None:
     _, modules = loaded_modules("--version")
-    assert not modules & (FRAMEWORKS | {"rich", "requests", "pynvml", "yaml", "packaging"})
+    assert not modules & (
+        FRAMEWORKS | {"rich", "requests", "pynvml", "yaml", "packaging", "rattler"}
+    )
 
 
 @pytest.mark.real_machine

@@ -24,36 +24,40 @@ from envcheck.check.parse_requirements import merge, normalise_name, parse_line
 from envcheck.errors import InputError
 
 _KNOWN_KEYS = ("name", "channels", "dependencies", "prefix", "variables", "platforms", "category")
-_MATCH_SPEC = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)\s*(.*)$")
+_ATOM = re.compile(r"^(==|!=|>=|<=|~=|>|<|=)?\s*([^\s=<>!~,|]+)$")
 
 
-def conda_spec_to_pep440(spec: str) -> Optional[str]:
-    """Translate the version part of a conda match spec to a PEP 440 specifier.
+def conda_version_to_pep440(version: Optional[str]) -> Optional[str]:
+    """Translate the version spec rattler read from a match spec to PEP 440.
 
-    ``=2.1`` → ``==2.1.*``; ``2.1.*`` → ``==2.1.*``; ``==2.1.0`` → ``==2.1.0``;
-    ``>=1.0,<2`` unchanged; a build string (``=2.1.0=py310_0``) is dropped.
-    Returns None for what PEP 440 cannot say (``|`` alternatives, brackets).
+    rattler normalises what users write (``=2.1`` → ``2.1.*``, ``2.1`` →
+    ``==2.1``, ``>=2.1.*`` → ``>=2.1``); this maps that form: ``2.1.*`` →
+    ``==2.1.*``, ``>=1.0,<2`` unchanged, ``*`` or none → any (``""``).
+    Returns None for what one PEP 440 set cannot say (``|`` alternatives).
     """
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-    text = spec.strip()
-    if not text:
+    text = (version or "").strip()
+    if text in ("", "*"):
         return ""
-    if "|" in text or "[" in text:
+    if "|" in text or "(" in text:
         return None
-    if text[0].isdigit():
-        # ``2.1.*``, ``2.1.0``, ``2.1.0 py310_0``: a bare version (then a build string).
-        version = re.split(r"[\s=]", text, maxsplit=1)[0]
-        out = _prefix(version) if version.endswith("*") else f"=={version}"
-    else:
-        parts = []
-        for part in text.split(","):
-            m = re.match(r"^(==|>=|<=|!=|~=|>|<|=)\s*([^\s=]+)", part.strip())
-            if m is None:
-                return None
-            op, version = m.groups()
-            parts.append(_prefix(version) if op == "=" else op + version)
-        out = ",".join(parts)
+    parts = []
+    for atom in text.split(","):
+        m = _ATOM.match(atom.strip())
+        if m is None:
+            return None
+        op, value = m.group(1) or "", m.group(2)
+        if value == "*":
+            continue
+        if op in ("", "=", "==") and value.endswith("*"):
+            parts.append(_prefix(value))
+        elif op in ("", "="):
+            parts.append(f"=={value}")
+        else:
+            # An ordering against ``2.1.*`` means against 2.1 (what conda does).
+            parts.append(op + (value[:-2] if value.endswith(".*") and op != "!=" else value))
+    out = ",".join(p for p in parts if p)
     try:
         SpecifierSet(out)
     except InvalidSpecifier:
@@ -66,24 +70,56 @@ def _prefix(version: str) -> str:
     return f"=={base}.*" if base else ""
 
 
-def parse_conda_spec(text: str, loc: Location) -> tuple[Optional[Pin], Optional[Problem]]:
-    """``conda-forge::pytorch=2.1`` → Pin(name="pytorch", specifier="==2.1.*")."""
-    spec = text.strip()
-    if "::" in spec:
-        spec = spec.split("::", 1)[1]
-    m = _MATCH_SPEC.match(spec)
-    if m is None:
-        return None, Problem(loc, INVALID_REQUIREMENT, f"not a conda package spec: {text!r}")
-    name, rest = m.group(1), m.group(2)
-    pep = conda_spec_to_pep440(rest)
+def _spec_error(text: str, loc: Location, exc: Exception) -> InputError:
+    """rattler's refusal as envcheck's one-line EC001 (file and line kept)."""
+    lines = str(exc).strip().splitlines()
+    why = lines[0] if lines else "malformed"
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return InputError(loc.path, loc.line, f"invalid conda spec {shown!r}: {why}")
+
+
+def conda_pin(
+    name: str, version: Optional[str], loc: Location, text: str
+) -> tuple[Pin, Optional[Problem]]:
+    """A conda pin from a package name and rattler's version spec."""
+    pep = conda_version_to_pep440(version)
     if pep is None:
         return Pin(normalise_name(name), "", loc, text, source="conda"), Problem(
             loc,
             INVALID_REQUIREMENT,
-            f"cannot read the version in {text!r}; not checked",
+            f"cannot read the version in {text!r} as one PEP 440 range; not checked",
             WARNING,
         )
     return Pin(normalise_name(name), pep, loc, text, source="conda"), None
+
+
+def parse_conda_spec(text: str, loc: Location) -> tuple[Pin, Optional[Problem]]:
+    """``conda-forge::pytorch=2.1`` → Pin(name="pytorch", specifier="==2.1.*").
+
+    The match spec is read by rattler (channel, bracket, build-string forms);
+    one it refuses raises InputError at ``loc`` (conda refuses the file too).
+    """
+    from rattler import MatchSpec
+    from rattler.exceptions import InvalidMatchSpecError
+
+    try:
+        spec = MatchSpec(text.strip())
+    except (InvalidMatchSpecError, ValueError) as exc:
+        raise _spec_error(text.strip(), loc, exc) from None
+    return conda_pin(spec.name.normalized, spec.version, loc, text.strip())
+
+
+def parse_nameless_spec(name: str, version: str, loc: Location) -> tuple[Pin, Optional[Problem]]:
+    """A pixi dependency: ``pytorch = ">=2.1 *cuda*"`` (a spec without its name)."""
+    from rattler import NamelessMatchSpec
+    from rattler.exceptions import InvalidMatchSpecError
+
+    shown = name if version in ("", "*") else f"{name} {version}"
+    try:
+        spec = NamelessMatchSpec(version)
+    except (InvalidMatchSpecError, ValueError) as exc:
+        raise _spec_error(shown, loc, exc) from None
+    return conda_pin(name, spec.version, loc, shown)
 
 
 def compose_yaml(text: str, path: str) -> Any:
@@ -130,9 +166,9 @@ def _dependency(item: Any, path: str, yaml: Any) -> ParsedFile:
     loc = Location(path, _line(item))
     if isinstance(item, yaml.ScalarNode):
         pin, problem = parse_conda_spec(str(item.value), loc)
-        pins = () if pin is None else (pin,)
+        pins = (pin,)
         python: tuple[PythonBound, ...] = ()
-        if pin is not None and pin.name == "python" and pin.specifier:
+        if pin.name == "python" and pin.specifier:
             python = (PythonBound(pin.specifier, pin.text, loc),)
         return ParsedFile(
             path, pins=pins, python=python, problems=() if problem is None else (problem,)

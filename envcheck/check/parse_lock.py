@@ -4,7 +4,8 @@ A lockfile holds what will really be installed: exact versions and the index
 or channel each package comes from. Each locked environment (a pixi
 environment on one platform, a conda-lock platform, the whole uv/poetry lock)
 becomes one ``ParsedFile`` of exact pins, each pointing at the line that names
-the package, so the usual checks judge them.
+the package, so the usual checks judge them. pixi.lock and conda-lock files are
+read by rattler (the library pixi is built on); uv.lock and poetry.lock as TOML.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any, Optional
-from urllib.parse import unquote
 
 from envcheck.check.model import Location, ParsedFile, Pin, Problem, PythonBound
 from envcheck.check.parse_requirements import normalise_name, parse_requirement_text
@@ -21,17 +21,14 @@ from envcheck.errors import InputError
 _PACKAGE_HEADER = re.compile(r"^\s*\[\[\s*package\s*\]\]\s*$")
 _NAME_LINE = re.compile(r"^\s*name\s*=")
 _PYPI_HOSTS = ("files.pythonhosted.org", "pypi.org")
-_CONDA_FILE = re.compile(r"^(?P<name>.+)-(?P<version>[^-]+)-(?P<build>[^-]+)\.(?:conda|tar\.bz2)$")
 
 
 def parse_lock(text: str, path: str, kind: str) -> list[tuple[str, ParsedFile]]:
     """(environment name, pins) for each environment the lockfile locks."""
     if kind in ("uv-lock", "poetry-lock"):
         return [(path, _toml_lock(text, path, kind))]
-    if kind == "pixi-lock":
-        return _pixi_lock(text, path)
-    if kind == "conda-lock":
-        return _conda_lock(text, path)
+    if kind in ("pixi-lock", "conda-lock"):
+        return _rattler_lock(text, path, kind)
     raise ValueError(f"not a lockfile kind: {kind}")
 
 
@@ -113,35 +110,113 @@ def _bound(pin: Pin, index: str, loc: Location) -> Pin:
     return replace(pin, index_url=index.rstrip("/"), index_location=loc)
 
 
-# -- pixi.lock and conda-lock (YAML) ----------------------------------------------
+# -- pixi.lock and conda-lock (YAML, read by rattler) -------------------------------
+
+_SECTION = re.compile(r"^(?:packages|package):\s*$")
+_ITEM = re.compile(r"^(\s*)- ")
+_FIELD = re.compile(r"^(\s*)(?:- )?(conda|pypi|url|platform):\s*['\"]?([^'\"\s]+)")
+_AT_LINE = re.compile(r"\bat line (\d+)")
 
 
-def _compose(text: str, path: str) -> Any:
-    """The YAML node tree (with line marks), through the environment parser's loader."""
-    from envcheck.check.parse_environment import compose_yaml
+def _entry_lines(text: str) -> dict[tuple[str, str], int]:
+    """(url, platform) → 1-based line of the package entry that names it.
 
-    return compose_yaml(text, path)
+    rattler keeps no positions, so the entries of the top-level ``packages:``
+    (pixi.lock) or ``package:`` (conda-lock) list are found by their lines:
+    one pass, no parsing beyond the keys that identify an entry.
+    """
+    out: dict[tuple[str, str], int] = {}
+    inside = False
+    indent: Optional[int] = None
+    start = 0
+    url = platform = ""
+
+    def flush() -> None:
+        if url:
+            out.setdefault((url, platform), start)
+            out.setdefault((url, ""), start)
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _SECTION.match(line):
+            flush()
+            inside, indent, url, platform = True, None, "", ""
+            continue
+        if not inside:
+            continue
+        if line and not line[0].isspace() and not line.startswith("-"):
+            flush()
+            inside, url, platform = False, "", ""
+            continue
+        item = _ITEM.match(line)
+        if item is not None and (indent is None or len(item.group(1)) == indent):
+            flush()
+            indent, start, url, platform = len(item.group(1)), number, "", ""
+        field = _FIELD.match(line)
+        if field is not None and indent is not None:
+            own = item is not None and len(item.group(1)) == indent
+            if own or len(field.group(1)) == indent + 2:
+                if field.group(2) == "platform":
+                    platform = field.group(3)
+                else:
+                    url = field.group(3)
+    flush()
+    return out
 
 
-def _plain(node: Any, path: str, depth: int = 0) -> Any:
-    """A YAML node as Python values; mappings keep their nodes' lines under ``__line__``."""
-    import yaml
+def _rattler_lock(text: str, path: str, kind: str) -> list[tuple[str, ParsedFile]]:
+    """pixi.lock (any version rattler reads) and conda-lock files, through rattler.
 
-    if depth > 64:
-        raise InputError(path, _line(node), "lockfile nested too deeply")
-    if isinstance(node, yaml.MappingNode):
-        out: dict[str, Any] = {"__line__": _line(node)}
-        for key, value in node.value:
-            out[str(getattr(key, "value", ""))] = _plain(value, path, depth + 1)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, path, depth + 1) for item in node.value]
-    return getattr(node, "value", None)
+    The input gate runs first (size was capped when the text was read; here the
+    YAML depth, alias and node bounds), then rattler parses the same text.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from envcheck.inputs import check_yaml_events
+
+    check_yaml_events(text, path)
+    from rattler import LockFile
+    from rattler.exceptions import ParseCondaLockError
+
+    with tempfile.TemporaryDirectory(prefix="envcheck-lock-") as tmp:
+        copy = Path(tmp) / "lock.yml"
+        copy.write_text(text, encoding="utf-8", errors="surrogatepass")
+        try:
+            lock = LockFile.from_path(copy)
+        except (ParseCondaLockError, ValueError, OSError) as exc:
+            raise _lock_error(path, exc) from None
+    lines = _entry_lines(text)
+    out: list[tuple[str, ParsedFile]] = []
+    for env_name, env in lock.environments():
+        for platform, packages in env.packages_by_platform().items():
+            plat = str(getattr(platform, "name", platform))
+            items = [_locked(pkg, plat, lines, path) for pkg in packages]
+            items.sort(key=lambda item: item[3])
+            name = f"{path} {env_name} {plat}" if kind == "pixi-lock" else f"{path} {plat}"
+            out.append((name, _as_file(path, [item[:3] for item in items])))
+    return sorted(out, key=lambda pair: pair[0])
 
 
-def _line(node: Any) -> Optional[int]:
-    mark = getattr(node, "start_mark", None)
-    return None if mark is None else int(mark.line) + 1
+def _lock_error(path: str, exc: Exception) -> InputError:
+    lines = str(exc).strip().splitlines()
+    why = lines[0] if lines else "malformed"
+    at = _AT_LINE.search(why)
+    return InputError(path, int(at.group(1)) if at else None, f"invalid lockfile: {why}")
+
+
+def _locked(
+    package: Any, platform: str, lines: dict[tuple[str, str], int], path: str
+) -> tuple[Optional[Pin], Optional[Problem], tuple[PythonBound, ...], int]:
+    """One rattler locked package as a pin (and the file line, to keep file order)."""
+    url = str(package.location)
+    line = lines.get((url, platform), lines.get((url, "")))
+    from rattler import PypiLockedPackage
+
+    manager = "pypi" if isinstance(package, PypiLockedPackage) else "conda"
+    pin, problem, python = _locked_pin(
+        manager, str(package.name), str(package.version), url, Location(path, line)
+    )
+    return pin, problem, python, line or 0
 
 
 def _wheel_index(url: str) -> Optional[str]:
@@ -149,14 +224,6 @@ def _wheel_index(url: str) -> Optional[str]:
     if _is_pypi(url) or "/" not in url:
         return None
     return url.rsplit("/", 1)[0]
-
-
-def _conda_name_version(entry: Mapping[str, Any], url: str) -> tuple[Optional[str], Optional[str]]:
-    name, version = entry.get("name"), entry.get("version")
-    if isinstance(name, str) and isinstance(version, str):
-        return name, version
-    m = _CONDA_FILE.match(unquote(url.rsplit("/", 1)[-1]))
-    return (m.group("name"), m.group("version")) if m else (None, None)
 
 
 def _locked_pin(
@@ -185,79 +252,3 @@ def _as_file(
         python=tuple(b for _, _, bounds in items for b in bounds),
         problems=tuple(q for _, q, _ in items if q is not None),
     )
-
-
-def _pixi_lock(text: str, path: str) -> list[tuple[str, ParsedFile]]:
-    doc = _plain(_compose(text, path), path)
-    if not isinstance(doc, Mapping):
-        raise InputError(path, None, "a pixi.lock must be a mapping")
-    packages = doc.get("packages", [])
-    if not isinstance(packages, list):
-        raise InputError(path, doc.get("__line__"), "packages must be a list")
-    by_url: dict[str, Any] = {}
-    for entry in packages:
-        if not isinstance(entry, Mapping):
-            continue
-        if "conda" in entry or "pypi" in entry:
-            manager = "conda" if "conda" in entry else "pypi"
-            url = entry.get(manager)
-        else:  # lock format 4: kind + url
-            manager = "conda" if entry.get("kind") == "conda" else "pypi"
-            url = entry.get("url")
-        if not isinstance(url, str):
-            continue
-        if manager == "conda":
-            name, version = _conda_name_version(entry, url)
-        else:
-            name, version = entry.get("name"), entry.get("version")
-        if not isinstance(name, str) or not isinstance(version, str):
-            continue
-        loc = Location(path, entry.get("__line__"))
-        by_url[url] = _locked_pin(manager, name, version, url, loc)
-    out: list[tuple[str, ParsedFile]] = []
-    environments = doc.get("environments", {})
-    if not isinstance(environments, Mapping):
-        environments = {}
-    for env_name, env in environments.items():
-        if env_name == "__line__" or not isinstance(env, Mapping):
-            continue
-        platforms = env.get("packages", {})
-        if not isinstance(platforms, Mapping):
-            continue
-        for platform, refs in platforms.items():
-            if platform == "__line__" or not isinstance(refs, list):
-                continue
-            urls = [
-                next((v for k, v in ref.items() if k in ("conda", "pypi")), None)
-                for ref in refs
-                if isinstance(ref, Mapping)
-            ]
-            items = [by_url[u] for u in urls if isinstance(u, str) and u in by_url]
-            out.append((f"{path} {env_name} {platform}", _as_file(path, items)))
-    if not out and by_url:
-        out.append((path, _as_file(path, list(by_url.values()))))
-    return out
-
-
-def _conda_lock(text: str, path: str) -> list[tuple[str, ParsedFile]]:
-    doc = _plain(_compose(text, path), path)
-    if not isinstance(doc, Mapping):
-        raise InputError(path, None, "a conda-lock file must be a mapping")
-    packages = doc.get("package", [])
-    if not isinstance(packages, list):
-        raise InputError(path, doc.get("__line__"), "package must be a list")
-    platforms: dict[str, list[Any]] = {}
-    for entry in packages:
-        if not isinstance(entry, Mapping):
-            continue
-        name, version, url = entry.get("name"), entry.get("version"), entry.get("url", "")
-        if not isinstance(name, str) or not isinstance(version, str):
-            continue
-        manager = "conda" if entry.get("manager", "conda") == "conda" else "pip"
-        loc = Location(path, entry.get("__line__"))
-        item = _locked_pin(manager, name, version, url if isinstance(url, str) else "", loc)
-        platforms.setdefault(str(entry.get("platform", "")), []).append(item)
-    return [
-        (f"{path} {platform}" if platform else path, _as_file(path, items))
-        for platform, items in sorted(platforms.items())
-    ]

@@ -2,7 +2,9 @@
 
 Reads ``[project]`` (dependencies, optional-dependencies, requires-python),
 PEP 735 ``[dependency-groups]`` (with ``include-group``), ``[tool.uv]``
-indexes and sources, and ``[tool.envcheck]`` (the declared target). TOML has no
+indexes and sources, ``[tool.poetry]``, ``[tool.pixi.*]`` (read like a
+pixi.toml) and ``[tool.envcheck]`` (the declared target). Conda match specs
+are read by rattler (``parse_environment``). TOML has no
 node positions in the standard library, so a line is found by locating the
 requirement string in the text after its table header.
 """
@@ -27,7 +29,6 @@ from envcheck.check.model import (
     PythonBound,
     SystemCuda,
 )
-from envcheck.check.parse_environment import parse_conda_spec
 from envcheck.check.parse_requirements import merge, normalise_name, parse_requirement_text
 from envcheck.errors import InputError
 
@@ -146,6 +147,7 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
         python = (PythonBound(requires, f"requires-python {requires}", Location(path, line)),)
     problems: list[Problem] = []
     extras: list[tuple[str, ParsedFile]] = []
+    pixi_features: dict[str, ParsedFile] = {}
     opt_start = lines.header("project.optional-dependencies")
     optional = project.get("optional-dependencies", {})
     if not isinstance(optional, Mapping):
@@ -161,6 +163,7 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
             line - 1 if line else 0,
         )
         extras.append((f"extra {name}", parsed))
+        pixi_features[name] = parsed
     groups = doc.get("dependency-groups", {})
     if not isinstance(groups, Mapping):
         raise InputError(
@@ -170,6 +173,10 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
     expanded, loops = _groups(groups, path, lines, group_start)
     problems.extend(loops)
     extras += [(f"group {name}", parsed) for name, parsed in expanded.items()]
+    for name, parsed in expanded.items():
+        pixi_features[name] = (
+            merge(path, [pixi_features[name], parsed]) if name in pixi_features else parsed
+        )
     indexes, sources, uv_problems = _uv(doc, path, lines)
     problems.extend(uv_problems)
     if "poetry" in _table(doc, "tool", path, lines):
@@ -185,6 +192,22 @@ def parse_pyproject(text: str, path: str) -> ParsedPyproject:
     declared, target_problems = _declared(doc, path, lines)
     problems.extend(target_problems)
     select, ignore = _selection(doc, path, lines)
+    if "pixi" in _table(doc, "tool", path, lines):
+        # pixi's pyproject mode: [tool.pixi.*] read as a pixi.toml would be, with
+        # [project] in the default feature and extras/groups as features.
+        bound = {n: _bind(p, indexes, sources, ()) for n, p in pixi_features.items()}
+        pixi = _pixi(doc, lines, path, "tool.pixi.", base, bound)
+        return ParsedPyproject(
+            path,
+            pixi.base,
+            pixi.extras,
+            declared,
+            tuple(problems),
+            base_environment=pixi.base_environment,
+            select=select,
+            ignore=ignore,
+            extras_standalone=pixi.extras_standalone,
+        )
     return ParsedPyproject(
         path, base, tuple(extras), declared, tuple(problems), select=select, ignore=ignore
     )
@@ -395,62 +418,94 @@ def _declared(
 
 
 def _pixi_version(spec: Any, name: str, loc: Location) -> str:
-    """The version of a pixi dependency: ``"2.1.*"`` or ``{ version = "2.1.*" }``."""
-    version = spec.get("version", "") if isinstance(spec, Mapping) else spec
-    if isinstance(spec, Mapping) and not isinstance(version, str):
-        raise InputError(loc.path, loc.line, f"{name}: version must be a string")
-    if not isinstance(version, str):
+    """The spec of a pixi dependency: ``"2.1.*"`` or ``{ version = "2.1.*", build = ... }``."""
+    if isinstance(spec, Mapping):
+        version, build = spec.get("version", ""), spec.get("build")
+        if not isinstance(version, str):
+            raise InputError(loc.path, loc.line, f"{name}: version must be a string")
+        if build is not None and not isinstance(build, str):
+            raise InputError(loc.path, loc.line, f"{name}: build must be a string")
+        version = version.strip()
+        if build:
+            version = f"{version or '*'} {build.strip()}"
+        return version
+    if not isinstance(spec, str):
         raise InputError(loc.path, loc.line, f"{name}: must be a version string or a table")
-    return version.strip()
+    return spec.strip()
+
+
+def _pypi_version(spec: Any, name: str, loc: Location) -> Optional[str]:
+    """The version of a pixi PyPI dependency; None for a git/path/url one (not from an index)."""
+    if isinstance(spec, Mapping):
+        if any(k in spec for k in ("git", "path", "url")):
+            return None
+        version = spec.get("version", "")
+        if not isinstance(version, str):
+            raise InputError(loc.path, loc.line, f"{name}: version must be a string")
+        return version.strip()
+    if not isinstance(spec, str):
+        raise InputError(loc.path, loc.line, f"{name}: must be a version string or a table")
+    return spec.strip()
 
 
 def parse_pixi(text: str, path: str) -> ParsedPyproject:
     """Parse pixi.toml: conda ``[dependencies]``, ``[pypi-dependencies]``, features."""
-    doc = _toml(text, path)
-    lines = _Lines(text)
+    return _pixi(_toml(text, path), _Lines(text), path, "", ParsedFile(path), {})
 
-    def env(prefix: str) -> ParsedFile:
+
+def _pixi(
+    doc: Mapping[str, Any],
+    lines: _Lines,
+    path: str,
+    prefix: str,
+    project: ParsedFile,
+    project_features: Mapping[str, ParsedFile],
+) -> ParsedPyproject:
+    """pixi's tables under ``prefix`` (``""`` in pixi.toml, ``tool.pixi.`` in pyproject.toml).
+
+    ``project``: what pixi takes from ``[project]`` into the default feature;
+    ``project_features``: optional-dependencies and dependency-groups, which
+    pixi also offers as features of the same name.
+    """
+    from envcheck.check.parse_environment import parse_nameless_spec
+
+    def env(feature: str) -> ParsedFile:
+        table = f"{prefix}{feature}"
         parts: list[ParsedFile] = []
-        start = lines.header(f"{prefix}dependencies") if prefix or "dependencies" in doc else 0
-        for name, spec in _table(doc, f"{prefix}dependencies", path, lines).items():
+        start = lines.header(f"{table}dependencies")
+        for name, spec in _table(doc, f"{table}dependencies", path, lines).items():
             loc = Location(path, lines.key(name, start))
-            version = _pixi_version(spec, name, loc)
-            text_spec = (
-                name
-                if version in ("", "*")
-                else f"{name} {version}"
-                if version[0].isdigit()
-                else f"{name}{version}"
-            )
-            pin, problem = parse_conda_spec(text_spec, loc)
+            pin, problem = parse_nameless_spec(name, _pixi_version(spec, name, loc), loc)
             python: tuple[PythonBound, ...] = ()
-            if pin is not None and pin.name == "python" and pin.specifier:
+            if pin.name == "python" and pin.specifier:
                 python = (PythonBound(pin.specifier, pin.text, loc),)
             parts.append(
                 ParsedFile(
                     path,
-                    pins=() if pin is None else (pin,),
+                    pins=(pin,),
                     python=python,
                     problems=() if problem is None else (problem,),
                 )
             )
-        pypi_start = lines.header(f"{prefix}pypi-dependencies")
-        for name, spec in _table(doc, f"{prefix}pypi-dependencies", path, lines).items():
+        pypi_start = lines.header(f"{table}pypi-dependencies")
+        for name, spec in _table(doc, f"{table}pypi-dependencies", path, lines).items():
             loc = Location(path, lines.key(name, pypi_start))
-            version = _pixi_version(spec, name, loc)
+            version = _pypi_version(spec, name, loc)
+            if version is None:
+                continue
             req = name if version in ("", "*") else f"{name}{version}"
-            pin, problem = parse_requirement_text(req, loc)
+            wheel, problem = parse_requirement_text(req, loc)
             parts.append(
                 ParsedFile(
                     path,
-                    pins=() if pin is None else (pin,),
+                    pins=() if wheel is None else (wheel,),
                     problems=() if problem is None else (problem,),
                 )
             )
-        system = _table(doc, f"{prefix}system-requirements", path, lines)
+        system = _table(doc, f"{table}system-requirements", path, lines)
         if "cuda" in system:
             cuda = system["cuda"]
-            line = lines.key("cuda", lines.header(f"{prefix}system-requirements"))
+            line = lines.key("cuda", lines.header(f"{table}system-requirements"))
             if not isinstance(cuda, (str, int, float)) or isinstance(cuda, bool):
                 raise InputError(
                     path, line, 'system-requirements cuda must be a string like "12.0"'
@@ -460,38 +515,44 @@ def parse_pixi(text: str, path: str) -> ParsedPyproject:
             )
         return merge(path, parts)
 
-    features = doc.get("feature", {})
-    if not isinstance(features, Mapping):
-        features = {}
-    environments = doc.get("environments")
-    if isinstance(environments, Mapping) and environments:
+    features = _table(doc, f"{prefix}feature", path, lines)
+    names = list(dict.fromkeys([*features, *project_features]))
+
+    def feature(name: str) -> ParsedFile:
+        parts = [project_features[name]] if name in project_features else []
+        if name in features:
+            parts.append(env(f"feature.{name}."))
+        return merge(path, parts)
+
+    default = merge(path, [project, env("")])
+    environments = _table(doc, f"{prefix}environments", path, lines)
+    if environments:
         # Each environment: the default feature (unless left out) plus its features.
-        default = env("")
         extras = []
-        env_line = lines.header("environments") + 1
+        env_start = lines.header(f"{prefix}environments")
         for name, spec in environments.items():
+            line = lines.key(name, env_start)
             wanted = spec.get("features", []) if isinstance(spec, Mapping) else spec
             if not isinstance(wanted, list) or not all(isinstance(f, str) for f in wanted):
                 raise InputError(
-                    path, env_line, f"environment {name!r}: features must be a list of strings"
+                    path, line, f"environment {name!r}: features must be a list of strings"
                 )
             no_default = isinstance(spec, Mapping) and spec.get("no-default-feature", False)
             parts = [] if no_default else [default]
-            for feature in wanted:
-                if feature not in features:
+            for wanted_feature in wanted:
+                if wanted_feature not in names:
                     raise InputError(
                         path,
-                        lines.key(name, env_line - 1),
-                        f"environment {name!r} names an unknown feature {feature!r}",
+                        line,
+                        f"environment {name!r} names an unknown feature {wanted_feature!r}",
                     )
-                parts.append(env(f"feature.{feature}."))
+                parts.append(feature(wanted_feature))
             extras.append((f"environment {name}", merge(path, parts)))
         has_default = "default" in environments
         return ParsedPyproject(
             path, default, tuple(extras), base_environment=not has_default, extras_standalone=True
         )
-    extras = [(f"feature {name}", env(f"feature.{name}.")) for name in features]
-    return ParsedPyproject(path, env(""), tuple(extras))
+    return ParsedPyproject(path, default, tuple((f"feature {n}", feature(n)) for n in names))
 
 
 # -- Poetry -----------------------------------------------------------------------

@@ -501,14 +501,22 @@ def emit_pixi(plan: Plan) -> str:
     lines.append(f"python = {_toml_str(plan.target.python + '.*' if plan.target.python else '*')}")
     # Wheels that do not bring CUDA (tensorflow-gpu 1.x, ...): the toolkit and cuDNN
     # from conda-forge, as the conda emitter does, where cudatoolkit covers them.
+    # conda-forge's cuda-version (9.2 and later) pins the release: it constrains
+    # cudatoolkit to it and __cuda, which pixi sets from [system-requirements]
+    # cuda, to its major, so pixi refuses a machine too old for it.
+    conda: dict[str, str] = {}
     for pick in plan.picks:
         if pick.bundles_cuda is False and pick.cuda is not None:
             if pick.cuda.major < 12:
-                lines.append(f'cudatoolkit = "{pick.cuda.major}.{pick.cuda.minor}.*"')
+                release = f"{pick.cuda.major}.{pick.cuda.minor}"
+                conda.setdefault("cudatoolkit", f'cudatoolkit = "{release}.*"')
+                if (pick.cuda.major, pick.cuda.minor) >= (9, 2):
+                    conda.setdefault("cuda-version", f'cuda-version = "{release}.*"')
                 if pick.cudnn:
-                    lines.append(f'cudnn = "{pick.cudnn.split(".")[0]}.*"')
+                    conda.setdefault("cudnn", f'cudnn = "{pick.cudnn.split(".")[0]}.*"')
             else:
                 lines.append(f"# {pick.package} needs the CUDA {pick.cuda} toolkit installed")
+    lines += list(conda.values())
     pages = _find_links(list(plan.picks))
     if pages:
         lines += ["", "[pypi-options]", "find-links = ["]

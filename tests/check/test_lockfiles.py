@@ -93,7 +93,7 @@ environments:
       - pypi: {TORCH_WHL}
 packages:
 - conda: https://conda.anaconda.org/conda-forge/linux-64/python-3.11.9-hb806964_0_cpython.conda
-  sha256: 0000
+  sha256: 5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b
 - pypi: {TORCH_WHL}
   name: torch
   version: 2.8.0+cu118
@@ -102,6 +102,8 @@ packages:
 CONDA_LOCK = """\
 version: 1
 metadata:
+  channels:
+  - url: conda-forge
   platforms:
   - linux-64
 package:
@@ -110,11 +112,15 @@ package:
   manager: conda
   platform: linux-64
   url: https://conda.anaconda.org/pytorch/noarch/pytorch-cuda-11.8-h7e8668a_5.tar.bz2
+  hash:
+    md5: 4f7a1f3e6d0c2b8a9e5d7c1b3a2f0e9d
 - name: cudatoolkit
   version: 11.3.1
   manager: conda
   platform: linux-64
   url: https://conda.anaconda.org/conda-forge/linux-64/cudatoolkit-11.3.1-h9edb442_10.tar.bz2
+  hash:
+    md5: 9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b
 """
 
 
@@ -212,8 +218,8 @@ def test_conda_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _check(tmp_path, monkeypatch, {"conda-lock.yml": CONDA_LOCK})
     assert lines == [
         (
-            "conda-lock.yml:11: EC104 cudatoolkit=11.3.1 gives CUDA 11.3, but pytorch-cuda=11.8"
-            " (conda-lock.yml:6) gives CUDA 11.8; one environment has one CUDA runtime"
+            "conda-lock.yml:15: EC104 cudatoolkit=11.3.1 gives CUDA 11.3, but pytorch-cuda=11.8"
+            " (conda-lock.yml:8) gives CUDA 11.8; one environment has one CUDA runtime"
         ),
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",

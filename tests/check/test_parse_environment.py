@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envcheck.check.parse_environment import conda_spec_to_pep440, parse_environment
+from envcheck.check.model import Location
+from envcheck.check.parse_environment import parse_conda_spec, parse_environment
 from envcheck.errors import InputError
 
 TEXT = """\
@@ -32,7 +33,7 @@ def test_conda_and_pip_pins_with_lines() -> None:
     got = [(p.name, p.specifier, p.source, p.location.line) for p in parsed.pins]
     assert got == [
         ("python", "==3.10.*", "conda", 6),
-        ("pytorch", "==2.1.0.*", "conda", 7),
+        ("pytorch", "==2.1.0", "conda", 7),
         ("pytorch-cuda", "==11.8.*", "conda", 8),
         ("cuda-version", "==12.4", "conda", 9),
         ("cudatoolkit", "==11.8.*", "conda", 10),
@@ -47,20 +48,59 @@ def test_conda_and_pip_pins_with_lines() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "expected"),
+    ("spec", "name", "expected"),
     [
-        ("=3.10", "==3.10.*"),
-        ("==2.1.0", "==2.1.0"),
-        ("2.1.*", "==2.1.*"),
-        (">=1.0,<2", ">=1.0,<2"),
-        ("=2.1.0=py310_0", "==2.1.0.*"),
-        ("", ""),
-        ("1.2|1.4", None),
-        ("[version='>=2']", None),
+        ("python=3.10", "python", "==3.10.*"),
+        ("pytorch==2.1.0", "pytorch", "==2.1.0"),
+        ("pytorch 2.1.*", "pytorch", "==2.1.*"),
+        ("numpy>=1.0,<2", "numpy", ">=1.0,<2"),
+        # With a build string the version is exact (conda's rule).
+        ("pytorch=2.1.0=py310_0", "pytorch", "==2.1.0"),
+        ("pytorch 2.1.0 *cuda*", "pytorch", "==2.1.0"),
+        ("pytorch", "pytorch", ""),
+        ("pytorch *", "pytorch", ""),
+        ("conda-forge::pytorch=2.1", "pytorch", "==2.1.*"),
+        ("conda-forge/linux-64::pytorch>=2", "pytorch", ">=2"),
+        ("pytorch[version='>=2',build=*cuda*]", "pytorch", ">=2"),
+        ('pytorch::pytorch[version="2.1.*", channel=pytorch]', "pytorch", "==2.1.*"),
+        ("cuda-version >=11.8.*,<12", "cuda-version", ">=11.8,<12"),
+        ("Py_Torch 2.1", "py-torch", "==2.1"),
+        ("numpy ~=1.24", "numpy", "~=1.24"),
+        ("numpy 2.*,!=2.0.3", "numpy", "==2.*,!=2.0.3"),
     ],
 )
-def test_match_spec_translation(spec: str, expected: object) -> None:
-    assert conda_spec_to_pep440(spec) == expected
+def test_match_specs_read_by_rattler(spec: str, name: str, expected: str) -> None:
+    pin, problem = parse_conda_spec(spec, Location("e.yml", 3))
+    assert (pin.name, pin.specifier, pin.source, pin.text) == (name, expected, "conda", spec)
+    assert problem is None
+
+
+@pytest.mark.parametrize("spec", ["numpy 1.2|1.4", "numpy >=1,<2|>=3", "pytorch=2.1.0+cu118"])
+def test_versions_pep440_cannot_say_are_warnings(spec: str) -> None:
+    pin, problem = parse_conda_spec(spec, Location("e.yml", 3))
+    assert pin.specifier == ""
+    assert problem is not None
+    assert (problem.code, problem.severity, problem.location.line) == ("EC002", "warning", 3)
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("pytorch =>2", "unable to parse version spec: =>2"),
+        ("pytorch 2..1", "malformed version string '2..1'"),
+        ("pytorch[version=", "invalid package name"),
+        ("pytorch[foo=bar]", "invalid bracket key: foo"),
+        ("*", "looks like a glob"),
+    ],
+)
+def test_malformed_spec_is_one_line_input_error(spec: str, why: str) -> None:
+    text = f"dependencies:\n  - python=3.11\n  - '{spec}'\n"
+    with pytest.raises(InputError) as info:
+        parse_environment(text, "env.yml")
+    assert (info.value.path, info.value.line) == ("env.yml", 3)
+    assert info.value.message.startswith(f"invalid conda spec {spec!r}: ")
+    assert why in info.value.message
+    assert "\n" not in info.value.message
 
 
 @pytest.mark.parametrize(
