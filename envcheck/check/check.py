@@ -566,6 +566,22 @@ def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
                         f" a CUDA {version[0]} driver",
                     )
                 )
+            elif version[0] < major:
+                # Runs (a newer driver runs an older CUDA), but the two disagree about
+                # the machines: pixi refuses those with a CUDA {version[0]} driver, where
+                # this environment would run; usually one of the two was not bumped.
+                problems.append(
+                    Problem(
+                        pin.location,
+                        CONDA_CUDA_CONTRADICTION,
+                        f"{pin.text} gives CUDA {'.'.join(map(str, version))}, but"
+                        f" [system-requirements] cuda = {system.version!r} ({system.location})"
+                        f" declares CUDA {major} machines; pixi will refuse machines with a"
+                        f" CUDA {version[0]} driver, where this environment runs. Pin CUDA"
+                        f" {major} or lower the requirement",
+                        WARNING,
+                    )
+                )
     return problems
 
 

@@ -84,7 +84,8 @@ EXPLANATIONS = {
     CONDA_CUDA_CONTRADICTION: (
         "Conda pins disagree about the environment's CUDA: a cudatoolkit / cuda-version /"
         " pytorch-cuda pin against a framework build, two such pins naming different CUDA"
-        " versions, or a CUDA newer than pixi's [system-requirements] cuda."
+        " versions, or a CUDA newer than pixi's [system-requirements] cuda (an older major"
+        " than it declares is a warning: it runs, but pixi refuses machines it would run on)."
     ),
     PYTHON_OUT_OF_RANGE: (
         "requires-python, Poetry's python, or a conda python pin allows a Python the pinned"

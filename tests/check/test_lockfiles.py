@@ -282,9 +282,18 @@ def test_pixi_environments_and_system_requirements(
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
-    # A newer driver runs an older CUDA runtime.
+    # A newer driver runs an older CUDA runtime: the check passes, but a pin of an
+    # older CUDA major than the declared machines is a warning (pixi would refuse
+    # CUDA 11 machines this environment runs on; one of the two was not bumped).
     newer = PIXI.replace('cuda = "11.8"', 'cuda = "12.0"').replace("12.4.*", "11.8.*")
-    assert _check(tmp_path, monkeypatch, {"pixi.toml": newer})[-1] == "exit 0"
+    lines = _check(tmp_path, monkeypatch, {"pixi.toml": newer})
+    assert lines[-1] == "exit 0"
+    assert lines[0].startswith(
+        "pixi.toml:13: EC104 warning: cuda-version 11.8.* gives CUDA 11.8, but"
+        " [system-requirements] cuda = '12.0' (pixi.toml:7) declares CUDA 12 machines"
+    )
+    same_major = PIXI.replace("12.4.*", "11.2.*")
+    assert _check(tmp_path, monkeypatch, {"pixi.toml": same_major})[0].endswith("no problems")
 
 
 @pytest.mark.usefixtures("check_matrix_env")
