@@ -63,9 +63,7 @@ def _render_match(m: Match, console: Console) -> None:
         )
     console.print(Text(f"        why: {sig.cause}"), soft_wrap=True)
     if m.root_cause:
-        console.print(
-            Text(f"        root cause: {m.root_cause}", style="bold"), soft_wrap=True
-        )
+        console.print(Text(f"        root cause: {m.root_cause}", style="bold"), soft_wrap=True)
     for e in m.evidence:
         console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
     fix_lines = (m.fix or sig.fix).splitlines()
