@@ -294,10 +294,17 @@ def install(
     result = make_plan(requirements, target, matrix)
     if result.unsatisfiable is not None:
         return report_unsatisfiable(result, explain=False)
+    uv_missing = False
     if tool == "conda":
         argvs = conda_argvs(result, interpreter)
     elif tool == "uv":
-        argvs = uv_argvs(result, interpreter)
+        try:
+            uv = uv_binary(interpreter)
+        except EnvcheckError:
+            if not dry_run:
+                raise
+            uv, uv_missing = "uv", True  # a dry run shows the commands; a real run needs uv
+        argvs = uv_argvs(result, interpreter, uv)
     else:
         argvs = emit.pip_argvs(result, interpreter)
     # What is shown is what runs: the same argv lists, in order.
@@ -315,6 +322,8 @@ def install(
     click.echo(shown, err=as_json)
     for warning in emit.format_warnings(result, "conda" if tool == "conda" else "pip"):
         click.echo(f"warning: {warning}", err=True)
+    if uv_missing:
+        click.echo("warning: uv is not installed (pip install uv); the real run needs it", err=True)
     if dry_run:
         return _finish(outcome, as_json, ExitCode.OK)
     if not yes and not _stdin_is_terminal():
@@ -431,11 +440,10 @@ def conda_revision(conda: str) -> Optional[int]:
     return int(found[-1]) if found else None
 
 
-def uv_argvs(plan: Plan, python: str) -> list[list[str]]:
-    """``uv pip install --python PYTHON ...``: the pip commands, run by uv."""
+def uv_argvs(plan: Plan, python: str, uv: str) -> list[list[str]]:
+    """``uv pip install --python PYTHON ...``: the pip commands, run by ``uv``."""
     from envcheck.resolve.emit import pip_argvs
 
-    uv = uv_binary(python)
     out = []
     for argv in pip_argvs(plan, python):
         # python -m pip install REQS... [--index-url U] [--find-links P]

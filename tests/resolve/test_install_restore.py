@@ -119,3 +119,25 @@ def test_installer_uv_runs_uv_pip(
     assert "/usr/bin/uv pip install --python /v/bin/python torch==2.13.0 --index-url" in out
     code, _, err = run_cli("install", "torch", "--installer", "uv", "--conda", "--dry-run")
     assert code == 2 and "contradicts" in err
+
+
+def test_uv_dry_run_without_uv_shows_the_commands(
+    snapshot_here: Any,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from envcheck.commands import install
+    from envcheck.errors import EnvcheckError
+
+    def missing(python: str) -> str:
+        raise EnvcheckError("uv is not installed (pip install uv), or use --installer pip")
+
+    monkeypatch.setattr(install, "uv_binary", missing)
+    argv = ["install", "torch==2.13.*", "--installer", "uv", "--python", "/v/bin/python"]
+    # A dry run previews what would run, and says what the real run lacks.
+    code, out, err = run_cli(*argv, "--dry-run")
+    assert code == 0, err
+    assert "\nuv pip install --python /v/bin/python torch==2.13.0" in out
+    assert "warning: uv is not installed (pip install uv); the real run needs it" in err
+    # The real run refuses before touching anything.
+    code, _, err = run_cli(*argv, "--yes")
+    assert code == 2 and "uv is not installed" in err
