@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,58 @@ def test_detect_json_fast_path_reports_internal_errors_in_one_line(
     assert captured.err == (
         "envcheck: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "fixture", ["what-if-rtx5090-torch-cu126.json", "minimal-driver-only.json", "empty.json"]
+)
+def test_doctor_json_fast_path_prints_what_the_cli_prints(
+    fixture: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+    from tests.conftest import run_cli
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots" / fixture))
+    monkeypatch.setattr(envcheck.detect, "detect", lambda *a, **k: snap)
+    fast_code = _entry.main(["doctor", "--json"])
+    fast = capsys.readouterr()
+    slow_code, slow, slow_err = run_cli("doctor", "--json")
+    assert (fast_code, fast.out, fast.err) == (slow_code, slow, slow_err)
+    assert json.loads(fast.out)["schema"] == "envcheck.doctor/1"
+
+
+@pytest.mark.real_machine
+def test_doctor_json_without_a_terminal_does_not_import_click() -> None:
+    probe = (
+        "import sys; from envcheck._entry import main; code = main(['doctor', '--json']); "
+        "sys.stderr.write('@@ %s' % ('click' in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stderr.endswith("@@ False"), proc.stderr
+    assert json.loads(proc.stdout)["schema"] == "envcheck.doctor/1"
+
+
+def test_doctor_json_fast_path_reports_a_bad_matrix_like_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+    from tests.conftest import run_cli
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots/minimal-driver-only.json"))
+    monkeypatch.setattr(envcheck.detect, "detect", lambda *a, **k: snap)
+    monkeypatch.setenv("ENVCHECK_MATRIX", str(tmp_path / "no-such-matrix"))
+    assert _entry.main(["doctor", "--json"]) == 2
+    fast = capsys.readouterr()
+    slow_code, slow, slow_err = run_cli(
+        "doctor", "--json", env={"ENVCHECK_MATRIX": str(tmp_path / "no-such-matrix")}
+    )
+    assert (2, fast.out, fast.err) == (slow_code, slow, slow_err)
+    assert fast.err.startswith("envcheck: error: ")
