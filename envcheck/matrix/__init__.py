@@ -11,7 +11,6 @@ import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -36,6 +35,7 @@ from envcheck.matrix.rows import (
     RetiredArch,
     ToolkitArchs,
 )
+from envcheck.model._frozen import field, record
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -51,7 +51,7 @@ ENV_MATRIX = "ENVCHECK_MATRIX"
 FRAMEWORKS = (*FRAMEWORK_FILES, "keras")
 
 
-@dataclass(frozen=True)
+@record
 class DriverRequirement:
     """What a CUDA runtime needs from the driver on one OS."""
 
@@ -64,7 +64,7 @@ class DriverRequirement:
     origins: tuple[Origin, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Matrix:
     """All matrix rows, plus where they came from."""
 

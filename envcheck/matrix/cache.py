@@ -27,7 +27,6 @@ import os
 import sys
 import zlib
 from collections.abc import Mapping
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -186,6 +185,8 @@ def _share_equal_values(obj: Any, canon: dict[Any, Any]) -> Any:
     """``obj`` with equal immutable values (strings, versions, tuples of them)
     replaced by one shared instance. Mutates the frozen rows of ``obj`` in place:
     only for the private copy ``write_cache`` pickles."""
+    from dataclasses import fields, is_dataclass
+
     if is_dataclass(obj) and not isinstance(obj, type):
         for f in fields(obj):
             value = getattr(obj, f.name)

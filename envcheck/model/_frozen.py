@@ -51,6 +51,18 @@ def field(*, default_factory: Callable[[], T]) -> T:
     return made
 
 
+def replace(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for a record, without importing ``dataclasses``."""
+    names = obj.__record_fields__  # type: ignore[attr-defined]
+    unknown = sorted(set(changes) - set(names))
+    if unknown:
+        raise TypeError(f"{obj.__class__.__qualname__} has no field {unknown[0]!r}")
+    values = {name: getattr(obj, name) for name in names}
+    values.update(changes)
+    made: T = obj.__class__(**values)
+    return made
+
+
 def _values(self: Any) -> tuple[Any, ...]:
     return tuple([getattr(self, name) for name in self.__record_fields__])
 
