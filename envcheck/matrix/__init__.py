@@ -88,6 +88,24 @@ class Matrix:
     conda_absent: tuple[CondaAbsent, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
+    if not TYPE_CHECKING:  # type checkers keep flagging unknown attributes
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only when ``name`` is not in the instance: a field of a matrix
+            # read from the compiled cache is unpickled on first use (see ``cache``).
+            lazy = self.__dict__.get("_lazy")
+            if lazy is None or name not in lazy.pending:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = lazy.load(name)
+            object.__setattr__(self, name, value)
+            return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle (and copy) every field, loaded, without the lazy loader."""
+        state = {name: getattr(self, name) for name in self.__record_fields__}  # type: ignore[attr-defined]
+        state.update((k, v) for k, v in self.__dict__.items() if k not in state and k != "_lazy")
+        return state
+
     @property
     def version(self) -> str:
         """The label reports print: ``schema 1, data YYYY-MM-DD``."""
@@ -332,6 +350,14 @@ class Matrix:
             if _normalise_release(row.version) == wanted:
                 return row
         return None
+
+
+# Field defaults live in Matrix.__init__; left as class attributes they would
+# answer for a field that a matrix read from the cache has not unpickled yet.
+for _name in Matrix.__record_fields__:  # type: ignore[attr-defined]
+    if _name in Matrix.__dict__:
+        delattr(Matrix, _name)
+del _name
 
 
 def build_runs_on(build: Build, cc: ComputeCapability) -> Optional[bool]:
