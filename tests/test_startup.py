@@ -187,3 +187,28 @@ def test_doctor_json_fast_path_reports_a_bad_matrix_like_the_cli(
     )
     assert (2, fast.out, fast.err) == (slow_code, slow, slow_err)
     assert fast.err.startswith("envcheck: error: ")
+
+
+def test_the_json_fast_paths_leave_the_garbage_collector_as_they_found_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import gc
+
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots/minimal-driver-only.json"))
+    seen: list[bool] = []
+
+    def fake_detect(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return snap
+
+    monkeypatch.setattr(envcheck.detect, "detect", fake_detect)
+    assert gc.isenabled()
+    assert _entry.main(["detect", "--json"]) == 0
+    assert _entry.main(["doctor", "--json"]) in (0, 1)
+    capsys.readouterr()
+    assert seen == [False, False]  # off while the command ran
+    assert gc.isenabled()  # and back on for the caller
