@@ -295,17 +295,31 @@ class Matrix:
         platform: Optional[str] = None,
     ) -> tuple[Build, ...]:
         """Builds of one framework release (optionally one variant/platform)."""
-        wanted = _normalise_release(version)
         out = []
-        for build in self.framework_builds(framework):
-            if not any(_normalise_release(v) == wanted for v in build.versions):
-                continue
+        for build in self._release_index(framework).get(_normalise_release(version), ()):
             if variant is not None and build.variant != variant:
                 continue
             if platform is not None and build.platforms and platform not in build.platforms:
                 continue
             out.append(build)
         return tuple(out)
+
+    @functools.cached_property
+    def _release_indexes(self) -> dict[str, dict[str, tuple[Build, ...]]]:
+        return {}
+
+    def _release_index(self, framework: str) -> dict[str, tuple[Build, ...]]:
+        """Normalised release → the framework's builds listing it, in matrix order.
+        The resolver asks ``builds_for`` hundreds of times per plan; scanning and
+        normalising every listed version each time was most of its work."""
+        index = self._release_indexes.get(framework)
+        if index is None:
+            lists: dict[str, list[Build]] = {}
+            for build in self.framework_builds(framework):
+                for release in {_normalise_release(v) for v in build.versions}:
+                    lists.setdefault(release, []).append(build)
+            index = self._release_indexes[framework] = {k: tuple(v) for k, v in lists.items()}
+        return index
 
     def builds_for_minor(
         self, framework: str, version: str, platform: Optional[str] = None
