@@ -102,7 +102,7 @@ MAGIC = "envcheck compiled matrix"
 
 
 class LazyFields:
-    """The pickled fields of a cached matrix not yet unpickled (``Matrix.__getattr__``)."""
+    """The pickled fields of a cached matrix, unpickled on first use (``Matrix.__getattr__``)."""
 
     def __init__(self, pending: dict[str, bytes], location: str) -> None:
         self.pending = pending
@@ -128,7 +128,8 @@ class LazyFields:
             from envcheck.matrix import load_matrix_from
 
             value = getattr(load_matrix_from(Path(self.location)), name)
-        self.pending.pop(name, None)
+        # The pickle stays in ``pending``: a thread that asked for the field while
+        # this one unpickled it must still find it (it unpickles it again).
         return value
 
 
