@@ -112,8 +112,8 @@ def main() -> int:
         argv = [py, str(here / script), "--runs", str(max(args.runs, 11))]
         if script == "bench_plan.py":
             argv += ["--python", py]
-        done = subprocess.run(argv, check=False, env=env, cwd=here.parent, timeout=1800)
-        failed |= done.returncode
+        ran = subprocess.run(argv, check=False, env=env, cwd=here.parent, timeout=1800)
+        failed |= ran.returncode
     return 1 if failed else 0
 
 
