@@ -188,7 +188,7 @@ def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
         copy = pickle.loads(pickle.dumps(matrix, protocol=pickle.HIGHEST_PROTOCOL))
         copy = _share_equal_values(copy, {})
         fields: dict[str, Any] = {}
-        for name in copy.__record_fields__:
+        for name in getattr(copy, "__record_fields__", ()):
             value = getattr(copy, name)
             if name in EAGER_FIELDS:
                 fields[name] = dict(value) if isinstance(value, Mapping) else value
