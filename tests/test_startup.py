@@ -212,3 +212,25 @@ def test_the_json_fast_paths_leave_the_garbage_collector_as_they_found_it(
     capsys.readouterr()
     assert seen == [False, False]  # off while the command ran
     assert gc.isenabled()  # and back on for the caller
+
+
+@pytest.mark.real_machine
+@pytest.mark.parametrize("command", ["detect", "doctor"])
+def test_json_fast_paths_as_a_script_print_everything_and_keep_the_exit_code(
+    command: str,
+) -> None:
+    # run() ends these with os._exit after flushing: the whole JSON must arrive.
+    argv = [sys.executable, "-m", "envcheck", command, "--json"]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode in ((0,) if command == "detect" else (0, 1)), proc.stderr
+    doc = json.loads(proc.stdout)
+    if command == "doctor":
+        assert proc.returncode == int(doc["summary"]["errors"] > 0)
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            failed = subprocess.run(
+                argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False
+            )
+        assert failed.returncode == 2
+        assert failed.stderr.startswith("envcheck: internal error: OSError"), failed.stderr
+        assert "Traceback" not in failed.stderr
