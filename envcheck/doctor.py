@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.model._frozen import record
 from envcheck.model.finding import Category, Finding, Severity, sort_findings
 
 if TYPE_CHECKING:
@@ -16,12 +16,12 @@ DOCTOR_SCHEMA = "envcheck.doctor/1"
 RULE_CRASHED = "rule-crashed"
 
 
-@dataclass(frozen=True)
+@record
 class Report:
     snapshot: Snapshot
     matrix_version: str
     findings: tuple[Finding, ...]
-    deep: tuple[dict[str, Any], ...] = field(default=())
+    deep: tuple[dict[str, Any], ...] = ()
     """Results of --deep smoke tests, one dict per framework (empty without --deep)."""
 
     def count(self, severity: Severity) -> int:

@@ -10,7 +10,12 @@ all of them alike) and prints the median and the ratio to a reference:
 * ``python -m torch.utils.collect_env`` when torch is importable: the doctor
   must take at most 0.05x its time.
 
-Usage: python scripts/bench.py [--runs N] [--python PATH]
+With ``--all`` it then runs ``bench_plan.py`` (``plan()`` over every framework,
+in process; budget 50 ms) and ``bench_matrix.py`` (cold and cached matrix load;
+budgets 0.5 s and 20 ms) under the same interpreter, so one run prints every
+speed figure the issues name.
+
+Usage: python scripts/bench.py [--runs N] [--python PATH] [--all]
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 # Byte-compiled modules are what users run (pip compiles them at install time);
@@ -33,22 +39,30 @@ DOCTOR_BUDGET = 0.05
 
 
 def wall(argv: list[str]) -> float:
+    """Seconds from start to exit of ``argv``.
+
+    A blocking wait: ``subprocess.run(..., timeout=...)`` polls the child with
+    sleeps that double up to 50 ms, which rounded every figure up to the next
+    step of 16, 32, 64, 114, 164, ... ms (how an earlier version measured).
+    """
     start = time.perf_counter()
-    subprocess.run(
-        argv,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-        env=ENV,
-        timeout=300,
-    )
-    return time.perf_counter() - start
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    guard = threading.Timer(300, proc.kill)  # a hung command must not hang the bench
+    guard.start()
+    try:
+        proc.wait()
+        return time.perf_counter() - start
+    finally:
+        guard.cancel()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument(
+        "--all", action="store_true", help="also run bench_plan.py and bench_matrix.py"
+    )
     args = parser.parse_args()
     py = args.python
     commands: dict[str, list[str]] = {
@@ -91,7 +105,22 @@ def main() -> int:
         print(f"doctor / collect_env:    {ratio:.3f}x (budget {DOCTOR_BUDGET:g}x) {verdict}")
     else:
         print("doctor / collect_env:    torch not installed here; install it to compare")
-    return 0
+    if not args.all:
+        return 0
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    # This checkout's envcheck, whatever the interpreter has installed.
+    env = dict(ENV, PYTHONPATH=str(here.parent))
+    failed = 0
+    for script in ("bench_plan.py", "bench_matrix.py"):
+        print(f"\n== {script}", flush=True)
+        argv = [py, str(here / script), "--runs", str(max(args.runs, 11))]
+        if script == "bench_plan.py":
+            argv += ["--python", py]
+        ran = subprocess.run(argv, check=False, env=env, cwd=here.parent, timeout=1800)
+        failed |= ran.returncode
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

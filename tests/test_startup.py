@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,105 @@ def test_detect_json_fast_path_reports_internal_errors_in_one_line(
     assert captured.err == (
         "envcheck: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "fixture", ["what-if-rtx5090-torch-cu126.json", "minimal-driver-only.json", "empty.json"]
+)
+def test_doctor_json_fast_path_prints_what_the_cli_prints(
+    fixture: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+    from tests.conftest import run_cli
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots" / fixture))
+    monkeypatch.setattr(envcheck.detect, "detect", lambda *a, **k: snap)
+    fast_code = _entry.main(["doctor", "--json"])
+    fast = capsys.readouterr()
+    slow_code, slow, slow_err = run_cli("doctor", "--json")
+    assert (fast_code, fast.out, fast.err) == (slow_code, slow, slow_err)
+    assert json.loads(fast.out)["schema"] == "envcheck.doctor/1"
+
+
+@pytest.mark.real_machine
+def test_doctor_json_without_a_terminal_does_not_import_click() -> None:
+    probe = (
+        "import sys; from envcheck._entry import main; code = main(['doctor', '--json']); "
+        "sys.stderr.write('@@ %s' % ('click' in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stderr.endswith("@@ False"), proc.stderr
+    assert json.loads(proc.stdout)["schema"] == "envcheck.doctor/1"
+
+
+def test_doctor_json_fast_path_reports_a_bad_matrix_like_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+    from tests.conftest import run_cli
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots/minimal-driver-only.json"))
+    monkeypatch.setattr(envcheck.detect, "detect", lambda *a, **k: snap)
+    monkeypatch.setenv("ENVCHECK_MATRIX", str(tmp_path / "no-such-matrix"))
+    assert _entry.main(["doctor", "--json"]) == 2
+    fast = capsys.readouterr()
+    slow_code, slow, slow_err = run_cli(
+        "doctor", "--json", env={"ENVCHECK_MATRIX": str(tmp_path / "no-such-matrix")}
+    )
+    assert (2, fast.out, fast.err) == (slow_code, slow, slow_err)
+    assert fast.err.startswith("envcheck: error: ")
+
+
+def test_the_json_fast_paths_leave_the_garbage_collector_as_they_found_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import gc
+
+    import envcheck.detect
+    from envcheck import _entry
+    from envcheck.snapshot_io import read_snapshot
+
+    snap = read_snapshot(str(Path(__file__).parent / "fixtures/snapshots/minimal-driver-only.json"))
+    seen: list[bool] = []
+
+    def fake_detect(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return snap
+
+    monkeypatch.setattr(envcheck.detect, "detect", fake_detect)
+    assert gc.isenabled()
+    assert _entry.main(["detect", "--json"]) == 0
+    assert _entry.main(["doctor", "--json"]) in (0, 1)
+    capsys.readouterr()
+    assert seen == [False, False]  # off while the command ran
+    assert gc.isenabled()  # and back on for the caller
+
+
+@pytest.mark.real_machine
+@pytest.mark.parametrize("command", ["detect", "doctor"])
+def test_json_fast_paths_as_a_script_print_everything_and_keep_the_exit_code(
+    command: str,
+) -> None:
+    # run() ends these with os._exit after flushing: the whole JSON must arrive.
+    argv = [sys.executable, "-m", "envcheck", command, "--json"]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode in ((0,) if command == "detect" else (0, 1)), proc.stderr
+    doc = json.loads(proc.stdout)
+    if command == "doctor":
+        assert proc.returncode == int(doc["summary"]["errors"] > 0)
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            failed = subprocess.run(
+                argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False
+            )
+        assert failed.returncode == 2
+        assert failed.stderr.startswith("envcheck: internal error: OSError"), failed.stderr
+        assert "Traceback" not in failed.stderr

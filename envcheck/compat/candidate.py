@@ -11,9 +11,9 @@ Pure: functions of (facts, matrix).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.model._frozen import record, replace
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from envcheck.model.snapshot import Framework
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     """One build of one framework release. Unknown facts are None."""
 

@@ -20,10 +20,10 @@ Pure: a function of (candidate, target, matrix).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.compat.candidate import Candidate, sibling_builds
+from envcheck.model._frozen import record
 from envcheck.model.finding import Category
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class Code(enum.IntEnum):
     NATIVE = 3
 
 
-@dataclass(frozen=True)
+@record
 class Reason:
     code: str
     level: Level
@@ -99,7 +99,7 @@ class Reason:
         }
 
 
-@dataclass(frozen=True)
+@record
 class Verdict:
     candidate: Candidate
     status: Status
@@ -130,7 +130,7 @@ class Verdict:
         }
 
 
-@dataclass(frozen=True)
+@record
 class SetVerdict:
     """The verdict over every build an installed framework may be."""
 

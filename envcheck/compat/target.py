@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.model._frozen import record
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -22,7 +22,7 @@ OS_NAMES = ("linux", "windows", "wsl", "macos")
 ARCHES = ("x86_64", "aarch64")
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """What a framework build must run on. Unknown facts are None (not checked)."""
 

@@ -17,6 +17,7 @@ refuses to start ("Driver/library version mismatch").
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -184,7 +185,7 @@ def read_nvml_library_file_version(system: System) -> Optional[str]:
     """The user-space NVML version from a ``libnvidia-ml.so.X.Y.Z`` file name."""
     for directory in NVML_LIB_DIRS:
         try:
-            names = sorted(p.name for p in system.path(directory).iterdir())
+            names = sorted(os.listdir(system.path(directory)))  # noqa: PTH208 - names only, no Path per entry
         except OSError:
             continue
         for name in names:

@@ -209,9 +209,14 @@ class _Collector:
         self.system = system
         self.libraries: list[Library] = []
         self.seen: set[tuple[str, str, str]] = set()
+        self.resolved: dict[str, str] = {}
 
     def _dir_key(self, machine_dir: str) -> str:
-        return resolve_machine_path(self.system, machine_dir)
+        # Asked once per library found: follow the directory's links once.
+        key = self.resolved.get(machine_dir)
+        if key is None:
+            key = self.resolved[machine_dir] = resolve_machine_path(self.system, machine_dir)
+        return key
 
     def add(self, lib: Library, machine_dir: Optional[str]) -> None:
         assert lib.name is not None

@@ -10,6 +10,7 @@ them, never with ``pip list``); conda packages from ``conda-meta/*.json`` names.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -76,7 +77,7 @@ def read_distributions(
     for site in site_dirs:
         base = system.path(site)
         try:
-            entries = sorted(e.name for e in base.iterdir())
+            entries = sorted(os.listdir(base))  # noqa: PTH208 - names only, no Path per entry
         except OSError:
             continue
         for entry in entries:
@@ -114,7 +115,7 @@ def read_conda_meta(system: System, prefix: str) -> Optional[dict[str, str]]:
     """conda package name → version from ``<prefix>/conda-meta``; None if not conda."""
     meta = system.path(prefix) / "conda-meta"
     try:
-        names = sorted(p.name for p in meta.iterdir())
+        names = sorted(os.listdir(meta))  # noqa: PTH208 - names only, no Path per entry
     except OSError:
         return None
     out: dict[str, str] = {}

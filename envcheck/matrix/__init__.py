@@ -11,7 +11,6 @@ import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -36,6 +35,7 @@ from envcheck.matrix.rows import (
     RetiredArch,
     ToolkitArchs,
 )
+from envcheck.model._frozen import field, record
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -51,7 +51,7 @@ ENV_MATRIX = "ENVCHECK_MATRIX"
 FRAMEWORKS = (*FRAMEWORK_FILES, "keras")
 
 
-@dataclass(frozen=True)
+@record
 class DriverRequirement:
     """What a CUDA runtime needs from the driver on one OS."""
 
@@ -64,7 +64,7 @@ class DriverRequirement:
     origins: tuple[Origin, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Matrix:
     """All matrix rows, plus where they came from."""
 
@@ -87,6 +87,24 @@ class Matrix:
     conda_packages: tuple[CondaPackage, ...] = ()
     conda_absent: tuple[CondaAbsent, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
+
+    if not TYPE_CHECKING:  # type checkers keep flagging unknown attributes
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only when ``name`` is not in the instance: a field of a matrix
+            # read from the compiled cache is unpickled on first use (see ``cache``).
+            lazy = self.__dict__.get("_lazy")
+            if lazy is None or name not in lazy.pending:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = lazy.load(name)
+            object.__setattr__(self, name, value)
+            return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle (and copy) every field, loaded, without the lazy loader."""
+        state = {name: getattr(self, name) for name in self.__record_fields__}  # type: ignore[attr-defined]
+        state.update((k, v) for k, v in self.__dict__.items() if k not in state and k != "_lazy")
+        return state
 
     @property
     def version(self) -> str:
@@ -277,17 +295,31 @@ class Matrix:
         platform: Optional[str] = None,
     ) -> tuple[Build, ...]:
         """Builds of one framework release (optionally one variant/platform)."""
-        wanted = _normalise_release(version)
         out = []
-        for build in self.framework_builds(framework):
-            if not any(_normalise_release(v) == wanted for v in build.versions):
-                continue
+        for build in self._release_index(framework).get(_normalise_release(version), ()):
             if variant is not None and build.variant != variant:
                 continue
             if platform is not None and build.platforms and platform not in build.platforms:
                 continue
             out.append(build)
         return tuple(out)
+
+    @functools.cached_property
+    def _release_indexes(self) -> dict[str, dict[str, tuple[Build, ...]]]:
+        return {}
+
+    def _release_index(self, framework: str) -> dict[str, tuple[Build, ...]]:
+        """Normalised release → the framework's builds listing it, in matrix order.
+        The resolver asks ``builds_for`` hundreds of times per plan; scanning and
+        normalising every listed version each time was most of its work."""
+        index = self._release_indexes.get(framework)
+        if index is None:
+            lists: dict[str, list[Build]] = {}
+            for build in self.framework_builds(framework):
+                for release in {_normalise_release(v) for v in build.versions}:
+                    lists.setdefault(release, []).append(build)
+            index = self._release_indexes[framework] = {k: tuple(v) for k, v in lists.items()}
+        return index
 
     def builds_for_minor(
         self, framework: str, version: str, platform: Optional[str] = None
@@ -332,6 +364,14 @@ class Matrix:
             if _normalise_release(row.version) == wanted:
                 return row
         return None
+
+
+# Field defaults live in Matrix.__init__; left as class attributes they would
+# answer for a field that a matrix read from the cache has not unpickled yet.
+for _name in Matrix.__record_fields__:  # type: ignore[attr-defined]
+    if _name in Matrix.__dict__:
+        delattr(Matrix, _name)
+del _name
 
 
 def build_runs_on(build: Build, cc: ComputeCapability) -> Optional[bool]:

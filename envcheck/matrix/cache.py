@@ -1,8 +1,9 @@
 """A compiled cache of the validated matrix, so loading it costs milliseconds.
 
 Parsing and validating the TOML files takes ~100 ms; unpickling the frozen rows
-takes a few. After a successful load the validated ``Matrix`` is pickled into the
-user cache directory together with a key made of:
+takes ~10. After a successful load the validated ``Matrix`` is stored in the
+user cache directory, one pickle per field (``gpus``, ``builds``, ...) inside a
+``marshal``-ed dict, together with a key made of:
 
 * the matrix directory (resolved) and, for each data file, its name, size,
   ``st_mtime_ns`` and the CRC-32 of its bytes (an edit that keeps size and
@@ -10,9 +11,14 @@ user cache directory together with a key made of:
 * the envcheck version, the Python version, and size + mtime of the modules that
   define and validate the rows (a code change in a source checkout rebuilds it).
 
+Reading the file unpickles nothing: each field is unpickled the first time it
+is used (``Matrix.__getattr__``), so a command pays only for the rows it reads
+(a doctor run on a machine with no GPU and no framework reads none).
+
 The whole key is stored in the file and compared on load. Any problem — no cache
-directory, an unreadable, truncated or foreign file, a stale key, a class that no
-longer unpickles — means "no cache": the caller re-parses and re-validates.
+directory, an unreadable, truncated or foreign file, a stale key — means "no
+cache": the caller re-parses and re-validates (a field that no longer unpickles
+when it is first used is read from the files again).
 ``ENVCHECK_NO_CACHE=1`` turns the cache off.
 
 The file is written by us into the user's own cache directory, so unpickling it
@@ -27,7 +33,6 @@ import os
 import sys
 import zlib
 from collections.abc import Mapping
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -37,7 +42,7 @@ if TYPE_CHECKING:
     from envcheck.matrix import Matrix
 
 ENV_NO_CACHE = "ENVCHECK_NO_CACHE"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 """Bump when the pickled layout changes in a way the key would not notice."""
 
 
@@ -91,49 +96,108 @@ def cache_file(directory: Path, root: Optional[Path] = None) -> Optional[Path]:
     return root / f"matrix-{zlib.crc32(name.encode('utf-8', 'surrogateescape')):08x}.pickle"
 
 
+EAGER_FIELDS = ("data_version", "location", "file_versions")
+"""Fields stored as plain values (marshal), not pickled: every command reads them."""
+MAGIC = "envcheck compiled matrix"
+
+
+class LazyFields:
+    """The pickled fields of a cached matrix, unpickled on first use (``Matrix.__getattr__``)."""
+
+    def __init__(self, pending: dict[str, bytes], location: str) -> None:
+        self.pending = pending
+        self.location = location
+
+    def load(self, name: str) -> Any:
+        import pickle
+
+        # Unpickling allocates thousands of objects and none of them is garbage:
+        # the cyclic collector's passes meanwhile cost ~15% of the load.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            value = pickle.loads(self.pending[name])
+        except Exception:  # noqa: BLE001 - checked below
+            value = None
+        finally:
+            if collecting:
+                gc.enable()
+        if not isinstance(value, (tuple, dict)):
+            # A file that passed the key check but does not unpickle (cannot
+            # happen short of tampering): the field from the files themselves.
+            from envcheck.matrix import load_matrix_from
+
+            value = getattr(load_matrix_from(Path(self.location)), name)
+        # The pickle stays in ``pending``: a thread that asked for the field while
+        # this one unpickled it must still find it (it unpickles it again).
+        return value
+
+
 def read_cache(path: Path, key: str) -> Optional[Matrix]:
-    """The cached matrix when ``path`` holds one stored under ``key``; else None."""
-    import pickle
+    """The cached matrix when ``path`` holds one stored under ``key``; else None.
+
+    Only the file is read here; its fields are unpickled on first use."""
+    import marshal
 
     from envcheck.matrix import Matrix
 
-    # Unpickling allocates some ten thousand objects and none of them is garbage:
-    # the cyclic collector's passes meanwhile cost ~15% of the load.
-    collecting = gc.isenabled()
     if not is_regular_file(path):  # missing, or a FIFO/device that would block
         return None
-    gc.disable()
     try:
         with path.open("rb") as fh:
-            stored = pickle.load(fh)
+            stored = marshal.loads(fh.read())
     except Exception:  # noqa: BLE001 - missing, truncated, foreign or stale: re-parse
         return None
-    finally:
-        if collecting:
-            gc.enable()
     if (
         not isinstance(stored, tuple)
-        or len(stored) != 2
-        or stored[0] != key
-        or not isinstance(stored[1], Matrix)
+        or len(stored) != 3
+        or stored[0] != MAGIC
+        or stored[1] != key
+        or not isinstance(stored[2], dict)
     ):
         return None
-    return stored[1]
+    fields: dict[str, Any] = stored[2]
+    names = Matrix.__record_fields__  # type: ignore[attr-defined]
+    if set(fields) != set(names) or not all(
+        isinstance(fields[name], bytes) for name in names if name not in EAGER_FIELDS
+    ):
+        return None
+    location = fields["location"]
+    if not isinstance(fields["data_version"], str) or not isinstance(location, str):
+        return None
+    matrix: Matrix = Matrix.__new__(Matrix)
+    pending = {}
+    for name in names:
+        if name in EAGER_FIELDS:
+            object.__setattr__(matrix, name, fields[name])
+        else:
+            pending[name] = fields[name]
+    object.__setattr__(matrix, "_lazy", LazyFields(pending, location))
+    return matrix
 
 
 def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
     """Store ``matrix`` under ``key`` atomically; False (and no file) on failure."""
+    import marshal
     import pickle
 
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        # Pickle a private copy in which equal values are one object, so the file
-        # stores (and a load rebuilds) each string and version once.
+        # Pickle a private copy in which equal values are one object, so each
+        # field's pickle stores (and a load rebuilds) each string and version once.
         copy = pickle.loads(pickle.dumps(matrix, protocol=pickle.HIGHEST_PROTOCOL))
         copy = _share_equal_values(copy, {})
+        fields: dict[str, Any] = {}
+        for name in getattr(copy, "__record_fields__", ()):
+            value = getattr(copy, name)
+            if name in EAGER_FIELDS:
+                fields[name] = dict(value) if isinstance(value, Mapping) else value
+            else:
+                fields[name] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        data = marshal.dumps((MAGIC, key, fields))
         path.parent.mkdir(parents=True, exist_ok=True)
         with tmp.open("wb") as fh:
-            pickle.dump((key, copy), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(data)
         tmp.replace(path)
     except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
         with contextlib.suppress(OSError):
@@ -186,6 +250,8 @@ def _share_equal_values(obj: Any, canon: dict[Any, Any]) -> Any:
     """``obj`` with equal immutable values (strings, versions, tuples of them)
     replaced by one shared instance. Mutates the frozen rows of ``obj`` in place:
     only for the private copy ``write_cache`` pickles."""
+    from dataclasses import fields, is_dataclass
+
     if is_dataclass(obj) and not isinstance(obj, type):
         for f in fields(obj):
             value = getattr(obj, f.name)

@@ -3,8 +3,9 @@
 ``@dataclass(frozen=True)`` compiles six methods per class with ``exec`` and
 imports ``inspect`` (with ``ast``, ``dis`` and ``tokenize``) when the module is
 imported; for the snapshot and matrix row types that was a measurable share of
-every command's start-up. ``record`` compiles one ``__init__`` per class and
-shares generic ``__eq__``/``__hash__``/``__repr__``/``__setattr__``, with the
+every command's start-up. ``record`` compiles one ``__init__`` per class,
+compiles ``__eq__``/``__hash__`` the first time an instance is compared or
+hashed, and shares generic ``__repr__``/``__setattr__``, with the
 behaviour of a frozen dataclass: fields compared in order, only instances of
 the same class equal, ``Name(field=value, ...)``, assignment raises
 ``dataclasses.FrozenInstanceError``, ``__post_init__`` is called.
@@ -51,18 +52,53 @@ def field(*, default_factory: Callable[[], T]) -> T:
     return made
 
 
-def _values(self: Any) -> tuple[Any, ...]:
-    return tuple([getattr(self, name) for name in self.__record_fields__])
+def replace(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for a record, without importing ``dataclasses``."""
+    names = obj.__record_fields__  # type: ignore[attr-defined]
+    unknown = sorted(set(changes) - set(names))
+    if unknown:
+        raise TypeError(f"{obj.__class__.__qualname__} has no field {unknown[0]!r}")
+    values = {name: getattr(obj, name) for name in names}
+    values.update(changes)
+    made: T = obj.__class__(**values)
+    return made
 
 
-def _eq(self: Any, other: Any) -> Any:
-    if other.__class__ is self.__class__:
-        return _values(self) == _values(other)
-    return NotImplemented
+def _eq_hash(owner: Any) -> tuple[Callable[[Any, Any], Any], Callable[[Any], int]]:
+    """``__eq__`` and ``__hash__`` for ``owner`` that compile themselves on first
+    use: a class never compared or hashed costs no ``exec``, and a hot one (the
+    resolver compares candidate builds ~100k times per plan) gets the same
+    attribute-by-attribute code a dataclass has."""
+
+    def __eq__(self: Any, other: Any) -> Any:
+        return _compile(owner, "__eq__")(self, other)
+
+    def __hash__(self: Any) -> int:
+        result: int = _compile(owner, "__hash__")(self)
+        return result
+
+    return __eq__, __hash__
 
 
-def _hash(self: Any) -> int:
-    return hash(_values(self))
+def _compile(owner: Any, method: str) -> Callable[..., Any]:
+    names = owner.__record_fields__
+    mine = "".join(f"self.{name}," for name in names)
+    if method == "__eq__":
+        theirs = "".join(f"other.{name}," for name in names)
+        source = (
+            "def __eq__(self, other):\n"
+            "    if other.__class__ is self.__class__:\n"
+            f"        return ({mine}) == ({theirs})\n"
+            "    return NotImplemented\n"
+        )
+    else:
+        source = f"def __hash__(self):\n    return hash(({mine}))\n"
+    env: dict[str, Any] = {}
+    exec(source, env)  # noqa: S102 - generated from the class's own field names
+    fn: Callable[..., Any] = env[method]
+    fn.__qualname__ = f"{owner.__qualname__}.{method}"
+    type.__setattr__(owner, method, fn)
+    return fn
 
 
 def _repr(self: Any) -> str:
@@ -162,10 +198,11 @@ def record(cls: type[T]) -> type[T]:
     out.__record_spec__ = tuple(spec)
     out.__dataclass_fields__ = _DataclassFields()
     own = cls.__dict__
+    eq, hash_ = _eq_hash(out)
     if "__eq__" not in own:
-        out.__eq__ = _eq
+        out.__eq__ = eq
     if "__hash__" not in own or own["__hash__"] is None:
-        out.__hash__ = _hash
+        out.__hash__ = hash_
     if "__repr__" not in own:
         out.__repr__ = _repr
     out.__setattr__ = _frozen

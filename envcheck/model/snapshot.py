@@ -7,7 +7,6 @@ Everything after detection (doctor, plan, check) is a pure function of a
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar, Optional
 
@@ -21,7 +20,7 @@ from envcheck.model._fields import (
     load_fields,
     unknown_keys,
 )
-from envcheck.model._frozen import field, record
+from envcheck.model._frozen import field, record, replace
 
 SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
@@ -329,4 +328,4 @@ class Snapshot(_Model):
             return snapshot
         # Kept as probe errors so every consumer (doctor, fleet) reports them.
         notes = tuple(ProbeError(UNKNOWN_KEY_PROBE, line) for line in unknown[:20])
-        return dataclasses.replace(snapshot, errors=snapshot.errors + notes)
+        return replace(snapshot, errors=snapshot.errors + notes)

@@ -456,7 +456,10 @@ def plan(
             continue
         allowed = [c for c in found if _allowed(c, target, allow_cpu)]
         gpu = [c for c in found if not c.build.cpu_only]
-        cpu = [c for c in found if c.build.cpu_only and c in allowed]
+        # By identity: `c in allowed` compared candidates pairwise (~75k __eq__
+        # per plan); equal candidates are allowed alike, so this is the same test.
+        allowed_ids = {id(c) for c in allowed}
+        cpu = [c for c in found if c.build.cpu_only and id(c) in allowed_ids]
         ok = [c for c in allowed if not _blockers(c, req.framework, ctx)]
         ok.sort(key=lambda c: _rank(c, target, req.name), reverse=True)
         if not ok:

@@ -5,10 +5,10 @@ Everything here is a pure function of (snapshot, matrix).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.compat.target import Target, target_from_snapshot
+from envcheck.model._frozen import record
 from envcheck.model.versions import (
     ComputeCapability,
     CudaVersion,
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 CUDA_FRAMEWORKS = ("torch", "tensorflow", "jax", "cupy", "onnxruntime", "paddle")
 
 
-@dataclass(frozen=True)
+@record
 class GpuFacts:
     gpu: Gpu
     cc: Optional[ComputeCapability]

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from packaging.version import InvalidVersion, Version
-
 from envcheck.model.finding import Category, Finding, Severity
 
 if TYPE_CHECKING:
@@ -19,11 +17,17 @@ WSL_LINUX_DRIVER = "wsl-linux-driver-installed"
 WSL_NO_DRIVER = "wsl-no-windows-driver"
 
 
-def _version(text: str | None) -> Version | None:
+def _at_least(text: str | None, floor: str) -> bool:
+    """``text`` is a version >= ``floor``; False when unparsable. packaging is
+    imported here, on Windows only, not by every doctor run."""
+    if not text:
+        return False
+    from packaging.version import InvalidVersion, Version
+
     try:
-        return Version(text.split("+")[0]) if text else None
+        return Version(text.split("+")[0]) >= Version(floor)
     except InvalidVersion:
-        return None
+        return False
 
 
 def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
@@ -41,8 +45,7 @@ def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         )
     if p.os == "windows":
         for fw in snapshot.frameworks:
-            v = _version(fw.version)
-            if fw.name == "tensorflow" and v is not None and v >= Version("2.11"):
+            if fw.name == "tensorflow" and _at_least(fw.version, "2.11"):
                 yield Finding(
                     TF_WINDOWS_NO_GPU,
                     Category.PLATFORM_UNSUPPORTED,

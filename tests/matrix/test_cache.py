@@ -157,3 +157,51 @@ def test_the_cache_stores_equal_values_once_and_loads_an_equal_matrix(matrix_dir
     # Read from the cache, rows share one object per distinct value.
     assert len({id(r.origin.source) for r in second.cudnn_releases}) == len(sources)
     assert gc.isenabled()
+
+
+def test_a_cached_matrix_unpickles_a_field_only_when_it_is_used(matrix_dir: Path) -> None:
+    import copy
+    import pickle
+
+    parsed = mcache.load_compiled(matrix_dir)  # parsed, then written
+    cached = mcache.load_compiled(matrix_dir)
+    lazy = cached.__dict__["_lazy"]
+    assert "gpus" in lazy.pending and "gpus" not in cached.__dict__
+    assert "data_version" not in lazy.pending
+    assert cached.version == parsed.version  # eager fields need no unpickling
+    assert cached.gpus == parsed.gpus
+    assert "gpus" in cached.__dict__  # unpickled once, then a plain attribute
+    assert "cuda_releases" not in cached.__dict__
+    # Pickling or copying loads every field and leaves the loader behind.
+    for clone in (pickle.loads(pickle.dumps(cached)), copy.copy(cached)):
+        assert "_lazy" not in clone.__dict__
+        assert clone == parsed
+    assert cached == parsed and repr(cached) == repr(parsed)
+    with pytest.raises(AttributeError, match="no attribute 'no_such_field'"):
+        cached.no_such_field  # noqa: B018
+
+
+def test_a_field_that_no_longer_unpickles_is_read_from_the_files(matrix_dir: Path) -> None:
+    parsed = mcache.load_compiled(matrix_dir)
+    cached = mcache.load_compiled(matrix_dir)
+    cached.__dict__["_lazy"].pending["cuda_releases"] = b"\x80\x05garbage"
+    assert cached.cuda_releases == parsed.cuda_releases
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        ("envcheck compiled matrix", "KEY"),
+        ("another format", "KEY", {}),
+        ("envcheck compiled matrix", "KEY", {"data_version": "x"}),
+    ],
+)
+def test_a_cache_file_of_another_shape_is_ignored(
+    matrix_dir: Path, stored: tuple[object, ...]
+) -> None:
+    import marshal
+
+    path = cache_path(matrix_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(marshal.dumps(stored))
+    assert mcache.read_cache(path, "KEY") is None
