@@ -160,14 +160,19 @@ class Policy:
         text = _URL_CRED.sub(lambda m: m.group(1) + REDACTED + "@", text)
         text = _TOKENS.sub(REDACTED, text)
         text = _redact_assignments(text)
+        # A substring test before each pattern is built: a snapshot holds tens of
+        # thousands of strings (package names) that name no home, host or user.
         for home in self.homes:
-            text = _replace_path_prefix(text, home, "~")
+            if home.rstrip("/\\") in text:
+                text = _replace_path_prefix(text, home, "~")
         text = _HOME.sub("~", text)
+        folded = text.lower()
         for host in self.hosts:
-            if host.lower() not in _GENERIC and len(host) >= 3:
+            if host.lower() not in _GENERIC and len(host) >= 3 and host.lower() in folded:
                 text = _replace_word(text, host, HOST, flags=re.IGNORECASE)
         for user in self.users:
-            text = _replace_user(text, user)
+            if user in text:
+                text = _replace_user(text, user)
         return text
 
     def env_value(self, name: str, value: str) -> str:

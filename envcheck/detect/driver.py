@@ -204,7 +204,8 @@ def _nvml_factory(system: System) -> Optional[Any]:
 
 
 def find_nvidia_smi(system: System) -> Optional[str]:
-    """nvidia-smi on PATH, in WSL2's /usr/lib/wsl/lib, or in Windows System32."""
+    """nvidia-smi on PATH, in WSL2's /usr/lib/wsl/lib, or on Windows in System32
+    (DCH drivers) or ``%ProgramFiles%\\NVIDIA Corporation\\NVSMI`` (older ones)."""
     if system.platform == "darwin":
         return None
     found = system.find_executable("nvidia-smi")
@@ -212,7 +213,15 @@ def find_nvidia_smi(system: System) -> Optional[str]:
         return found
     candidates: tuple[str, ...]
     if system.platform == "win32":
-        candidates = ("C:\\Windows\\System32\\nvidia-smi.exe",)
+        env = system.env
+        windows = (env.get("SystemRoot") or env.get("SYSTEMROOT") or "C:\\Windows").rstrip("\\")
+        programs = (
+            env.get("ProgramFiles") or env.get("PROGRAMFILES") or "C:\\Program Files"
+        ).rstrip("\\")
+        candidates = (
+            f"{windows}\\System32\\nvidia-smi.exe",
+            f"{programs}\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe",
+        )
     else:
         candidates = ("/usr/lib/wsl/lib/nvidia-smi", "/usr/bin/nvidia-smi")
     for candidate in candidates:

@@ -73,14 +73,13 @@ def run_command(
     """
     import subprocess  # here, not at import: most detections never run a tool
 
-    posix = os.name == "posix"
     try:
         proc = subprocess.Popen(  # noqa: S603 - argv tuple, no shell
             list(argv),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=posix,
+            **group_kwargs(),
         )
     except FileNotFoundError:
         return CommandResult(None, error="not found")
@@ -88,19 +87,63 @@ def run_command(
         return CommandResult(None, error="permission denied")
     except OSError as exc:
         return CommandResult(None, error=exc.strerror or str(exc))
-    if not posix:  # pragma: no cover - Windows: no selectable pipes
-        return _communicate(proc, timeout, max_output)
+    if os.name != "posix":  # Windows: pipes cannot be select()ed; a thread per pipe
+        return _pump_threads(proc, timeout, max_output)
     return _pump(proc, timeout, max_output)
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the tool and every process in its group; never raises."""
-    import signal
+CREATE_NEW_PROCESS_GROUP = 0x00000200
+CREATE_NO_WINDOW = 0x08000000
+"""Windows process creation flags (``subprocess`` defines them on Windows only)."""
+TASKKILL_TIMEOUT = 5.0
 
-    with contextlib.suppress(OSError, AttributeError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        proc.kill()
+
+def group_kwargs() -> dict[str, Any]:
+    """``Popen`` arguments that start the tool as the head of its own process
+    group, so that it and every child it starts can be killed together: a new
+    session on POSIX, a new process group (and no console window) on Windows."""
+    if os.name == "posix":
+        return {"start_new_session": True}
+    return {"creationflags": CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
+
+
+def taskkill_path(env: Optional[Mapping[str, str]] = None) -> str:
+    """``taskkill.exe`` in System32 by full path (not whatever PATH finds first)."""
+    env = os.environ if env is None else env
+    root = (env.get("SystemRoot") or env.get("SYSTEMROOT") or "C:\\Windows").rstrip("\\")
+    return f"{root}\\System32\\taskkill.exe"
+
+
+def kill_tree(proc: subprocess.Popen[bytes], sig: Optional[int] = None) -> None:
+    """Kill the tool and every process it started; never raises.
+
+    POSIX: ``sig`` (SIGKILL by default) to the tool's process group. Windows:
+    ``taskkill /T /F /PID`` (the tree by parent pid; no shell, bounded in time),
+    then ``TerminateProcess`` on the tool should taskkill be missing or fail."""
+    import signal
+    import subprocess
+
+    if os.name == "posix":
+        with contextlib.suppress(OSError, AttributeError):
+            os.killpg(proc.pid, signal.SIGKILL if sig is None else sig)
+    else:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run(  # noqa: S603 - fixed argv, no shell
+                [taskkill_path(), "/T", "/F", "/PID", str(proc.pid)],
+                check=False,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=TASKKILL_TIMEOUT,
+                creationflags=CREATE_NO_WINDOW,
+            )
+    if sig is None or os.name != "posix":
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    kill_tree(proc)
 
 
 def _decode(data: bytes) -> str:
@@ -176,19 +219,76 @@ def _pump(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> Com
     )
 
 
-def _communicate(
-    proc: subprocess.Popen[bytes], timeout: float, max_output: int
-) -> CommandResult:  # pragma: no cover - Windows only
+def _pump_threads(proc: subprocess.Popen[bytes], timeout: float, max_output: int) -> CommandResult:
+    """Read both pipes with a bound on bytes and on time, one thread per pipe
+    (Windows, where pipes cannot be selected; works anywhere)."""
     import subprocess
+    import threading
 
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    deadline = time.monotonic() + max(0.0, timeout)
+    overflow = threading.Event()
+    bufs: list[bytearray] = [bytearray(), bytearray()]
+
+    def drain(pipe: Any, buf: bytearray) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                chunk = pipe.read1(65536) if hasattr(pipe, "read1") else pipe.read(65536)
+                if not chunk:
+                    return
+                room = max_output - len(buf)
+                buf += chunk[:room]
+                if len(chunk) > room:
+                    overflow.set()
+                    return
+
+    readers = [
+        threading.Thread(target=drain, args=(pipe, buf), daemon=True)
+        for pipe, buf in zip((proc.stdout, proc.stderr), bufs)
+    ]
+    for reader in readers:
+        reader.start()
+    error: Optional[str] = None
+    timed_out = False
+    while True:
+        if overflow.is_set():
+            error = f"output exceeded {max_output} bytes"
+            break
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            error = f"timed out after {timeout:g}s"
+            break
+        try:
+            proc.wait(timeout=min(left, 0.05))
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    if error is None:
+        # The tool exited: its pipes close unless children of it still hold them.
+        grace = time.monotonic() + _EXIT_GRACE
+        for reader in readers:
+            reader.join(max(0.0, grace - time.monotonic()))
+        if overflow.is_set():
+            error = f"output exceeded {max_output} bytes"
+    if error is not None or any(r.is_alive() for r in readers) or proc.poll() is None:
+        kill_tree(proc)
     try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        return CommandResult(None, timed_out=True, error=f"timed out after {timeout:g}s")
+        returncode: Optional[int] = proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:  # pragma: no cover - kill not delivered
+        returncode = None
+    for reader, pipe in zip(readers, (proc.stdout, proc.stderr)):
+        reader.join(1.0)
+        if not reader.is_alive():  # closing under a blocked read would wait for it
+            with contextlib.suppress(OSError):
+                pipe.close()
     return CommandResult(
-        proc.returncode, _decode(stdout[:max_output]), _decode(stderr[:max_output])
+        None if error is not None else returncode,
+        _decode(bytes(bufs[0])),
+        _decode(bytes(bufs[1])),
+        timed_out=timed_out,
+        error=error,
     )
 
 

@@ -19,7 +19,6 @@ from srun's ``--label`` task number and srun's own error lines
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import signal
@@ -28,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from envcheck.detect.system import group_kwargs, kill_tree
 from envcheck.fleet.records import (
     FAILED,
     FLEET_PREFIX,
@@ -71,7 +71,7 @@ def run_bounded(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
-            start_new_session=True,
+            **group_kwargs(),  # its own process group (POSIX session, Windows group)
         )
     except OSError as exc:
         return Completed(None, "", "", error=f"cannot run {argv[0]}: {exc.strerror or exc}")
@@ -95,10 +95,9 @@ def run_bounded(
 
 
 def _kill_group(proc: subprocess.Popen[bytes], sig: int) -> None:
-    import contextlib
-
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, sig)
+    """``sig`` to the process group (POSIX); the process tree on Windows, where
+    ``os.killpg`` does not exist (``taskkill /T /F``)."""
+    kill_tree(proc, sig)
 
 
 # ---------------------------------------------------------------- answers

@@ -202,13 +202,29 @@ class Matrix:
 
         Also answers for a laptop variant or a longer spelling of a listed GPU
         (``gpu_match`` tells those apart); None when no row fits."""
-        return _gpu_index(self.gpus).lookup(name)
+        return self._gpu_names.lookup(name)
 
     def gpu_match(self, name: str) -> Optional[GpuMatch]:
         """Like ``gpu``, but also infers the compute capability of an unlisted GPU
         from its family (all known RTX 40 models are 8.9), and says whether the
         answer was ``inferred``. None for unknown and non-NVIDIA names."""
-        return _gpu_index(self.gpus).match(name)
+        memo = self._gpu_matches
+        if name not in memo:
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[name] = self._gpu_names.match(name)
+        return memo[name]
+
+    @functools.cached_property
+    def _gpu_matches(self) -> dict[str, Optional[GpuMatch]]:
+        # gpu_match per name: the checks ask for every GPU of a snapshot, several times.
+        return {}
+
+    @functools.cached_property
+    def _gpu_names(self) -> GpuIndex:
+        # Once per matrix: hashing the GPU table for the shared cache costs
+        # milliseconds, and a snapshot may list a thousand GPUs.
+        return _gpu_index(self.gpus)
 
     def architecture_for(self, cc: ComputeCapability) -> Optional[Architecture]:
         for arch in self.architectures:
@@ -250,6 +266,11 @@ class Matrix:
     def oldest_current_cuda(self) -> Optional[CudaVersion]:
         """The oldest CUDA among the builds of each framework's newest release: what
         "CUDA releases current frameworks use" starts at."""
+        return self._oldest_current_cuda
+
+    @functools.cached_property
+    def _oldest_current_cuda(self) -> Optional[CudaVersion]:
+        # Asked once per GPU of a snapshot: scan the builds once per matrix.
         oldest: Optional[CudaVersion] = None
         for builds in self.builds.values():
             cuda_builds = [b for b in builds if b.cuda is not None]

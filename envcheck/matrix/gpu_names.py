@@ -173,7 +173,13 @@ class GpuIndex:
                     )
                     self.family_label[family] = label
         self.families = members
-        self._keys_by_len = sorted(self.by_key, key=lambda k: -len(k.split()))
+        # Known keys by their first word, longest first: a prefix lookup scans only
+        # the keys that can match (an unknown name costs microseconds, not a
+        # millisecond, and a snapshot may list a thousand GPUs).
+        self._by_first: dict[str, list[tuple[list[str], str]]] = {}
+        for known in sorted(self.by_key, key=lambda k: -len(k.split())):
+            ktoks = known.split()
+            self._by_first.setdefault(ktoks[0] if ktoks else "", []).append((ktoks, known))
 
     def _exact(self, key: str) -> Optional[GpuModel]:
         hit = self.by_key.get(key)
@@ -203,8 +209,11 @@ class GpuIndex:
         """The longest known key that is a whole-word prefix of the name."""
         tokens = [t for t in key.split() if t != "laptop"]
         for candidate in (tokens, _unbranded(" ".join(tokens)).split()):
-            for known in self._keys_by_len:
-                ktoks = known.split()
+            if not candidate:
+                continue
+            # An empty key (none in the data) would sort last, as it does here.
+            scan = self._by_first.get(candidate[0], []) + self._by_first.get("", [])
+            for ktoks, known in scan:
                 if len(ktoks) < len(candidate) and candidate[: len(ktoks)] == ktoks:
                     # "RTX 3050 Ti" is not a longer name for "RTX 3050": a model of its own.
                     if candidate[len(ktoks)] in _VARIANT_WORDS:

@@ -18,6 +18,8 @@ as it is (``make_manifest`` writes the manifest).
 
 Safety: every request has connect/read timeouts and the whole download one
 deadline (a server dripping bytes is cut off); every download has a size limit;
+the manifest goes through the input gate (nesting depth, long integers, text
+encoding) and so do the domain files when the bundle is validated;
 file names must be known domain files and every domain must be present; each
 file's size and sha256 must match the manifest; the bundle is then loaded and
 validated from a temporary directory with the normal loader; data older than the
@@ -33,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -140,6 +141,24 @@ def parse_manifest(data: Any, url: str) -> Manifest:
             f"{url}: the bundle lacks {', '.join(missing)} (a bundle must hold every domain)"
         )
     return Manifest(data_version, schema_version, tuple(out))
+
+
+MANIFEST_DEPTH = 8
+"""Deepest nesting a manifest may have (a real one nests 3 deep)."""
+
+
+def parse_manifest_bytes(raw: bytes, url: str) -> Any:
+    """The manifest's JSON through the input gate (encoding, nesting depth, long
+    integers; the size was bounded by the download); one plain line on error."""
+    from envcheck.inputs import decode_text, parse_json
+
+    try:
+        return parse_json(decode_text(raw, url, "manifest"), url, max_depth=MANIFEST_DEPTH)
+    except InputError as exc:
+        message = exc.message
+        message = message.removeprefix("invalid JSON: ")
+        where = f"line {exc.line}: " if exc.line else ""
+        raise UpdateError(f"{url}: manifest is not valid JSON ({where}{message})") from None
 
 
 def make_manifest(directory: Path, data_version: str) -> dict[str, Any]:
@@ -276,11 +295,7 @@ def fetch_bundle(
     session = requests.Session() if own else session
     try:
         raw = _download(session, url, MAX_MANIFEST_BYTES, None, "manifest.json", deadline)
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise UpdateError(f"{url}: manifest is not valid JSON ({exc})") from None
-        manifest = parse_manifest(data, url)
+        manifest = parse_manifest(parse_manifest_bytes(raw, url), url)
         total = 0
         for entry in manifest.files:
             file_url = urljoin(url, entry.name)
@@ -427,8 +442,10 @@ def _prune(parent: Path, keep: set[str]) -> None:
 
 def installed_version(target: Path) -> Optional[str]:
     """The data version of the installed update at ``target``; None without one."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        doc = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    from envcheck.inputs import read_json
+
+    with contextlib.suppress(InputError, AttributeError):
+        doc = read_json(target / "manifest.json", "manifest", MAX_MANIFEST_BYTES)
         version = doc.get("data_version")
         return version if isinstance(version, str) else None
     return None

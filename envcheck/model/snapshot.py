@@ -30,6 +30,46 @@ UNKNOWN_KEY_PROBE = "snapshot"
 know are reported."""
 
 
+MAX_ENTRIES: Mapping[str, int] = {
+    "gpus": 1024,
+    "cuda_toolkits": 64,
+    "libraries": 4096,
+    "packages": 20_000,
+    "conda_packages": 20_000,
+    "frameworks": 16,
+    "env": 4096,
+    "errors": 1024,
+    "probes": 256,
+}
+"""The most entries a snapshot file may list per section (README, "Snapshots").
+
+Generous for any real machine (a node has at most a few hundred GPUs, an
+environment a few thousand packages, a handful of frameworks) and small enough
+that ``doctor`` on a snapshot at every cap stays well under a second: some
+checks cost milliseconds per framework or GPU."""
+MAX_BUILD_FACTS = 1024
+"""The most entries of one framework's ``build`` object."""
+
+
+def check_sizes(data: Mapping[str, Any]) -> None:
+    """Refuse a snapshot section longer than :data:`MAX_ENTRIES` allows."""
+    for name, cap in MAX_ENTRIES.items():
+        value = data.get(name)
+        if isinstance(value, (list, dict)) and len(value) > cap:
+            raise SchemaError(
+                name, f"{len(value)} entries, more than the {cap} a snapshot may list"
+            )
+    frameworks = data.get("frameworks")
+    if isinstance(frameworks, list):
+        for i, fw in enumerate(frameworks):
+            build = fw.get("build") if isinstance(fw, dict) else None
+            if isinstance(build, dict) and len(build) > MAX_BUILD_FACTS:
+                raise SchemaError(
+                    f"frameworks[{i}].build",
+                    f"{len(build)} entries, more than the {MAX_BUILD_FACTS} a snapshot may list",
+                )
+
+
 class _Model:
     """Shared ``to_json``/``from_json`` driven by the class's ``_FIELDS``."""
 
@@ -321,6 +361,7 @@ class Snapshot(_Model):
         for required_object in ("platform", "python", "driver"):
             if data.get(required_object) is None:
                 data = {**data, required_object: {}}
+        check_sizes(data)
         fields = {k: v for k, v in data.items() if k != "schema"}
         snapshot = load_fields(cls, fields, path)
         unknown = unknown_keys(cls, fields)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any, Callable
 
 import pytest
@@ -13,20 +12,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from envcheck.errors import InputError
-from tests.fuzz.conftest import SECONDS_PER_INPUT, parser_settings
+from tests.fuzz.conftest import bounded, parser_settings
 from tests.fuzz.strategies import inputs_for
 
 
-def outcome(fn: Callable[[], Any], allowed: tuple[type[BaseException], ...] = (InputError,)) -> Any:
-    start = time.monotonic()
-    try:
-        result = fn()
-    except allowed as exc:
-        result = exc
-    elapsed = time.monotonic() - start
+def outcome(
+    fn: Callable[[], Any],
+    allowed: tuple[type[BaseException], ...] = (InputError,),
+    size: int = 0,
+) -> Any:
+    """``fn()`` or the allowed exception it raised, within the time and memory
+    bounds (``size``: the input's length, for the per-byte memory bound)."""
+    with bounded(size):
+        try:
+            result = fn()
+        except allowed as exc:
+            result = exc
     if isinstance(result, InputError):
         assert "\n" not in str(result), str(result)  # one line
-    assert elapsed < SECONDS_PER_INPUT, f"took {elapsed:.1f} s"
     return result
 
 
@@ -37,7 +40,7 @@ def outcome(fn: Callable[[], Any], allowed: tuple[type[BaseException], ...] = (I
 def test_decode(data: bytes) -> None:
     from envcheck.inputs import decode_text
 
-    text = outcome(lambda: decode_text(data, "f.txt"))
+    text = outcome(lambda: decode_text(data, "f.txt"), size=len(data))
     assert isinstance(text, (str, InputError))
 
 
@@ -46,7 +49,7 @@ def test_decode(data: bytes) -> None:
 def test_snapshot_json(text: str) -> None:
     from envcheck.snapshot_io import parse_snapshot_text
 
-    snap = outcome(lambda: parse_snapshot_text(text, "s.json"))
+    snap = outcome(lambda: parse_snapshot_text(text, "s.json"), size=len(text))
     if not isinstance(snap, InputError):
         json.dumps(snap.to_json())  # whatever parsed must serialise back
 
@@ -57,10 +60,10 @@ def test_redacted_snapshot_round_trips(text: str) -> None:
     from envcheck.redact import local_policy
     from envcheck.snapshot_io import parse_snapshot_text, redact_snapshot
 
-    snap = outcome(lambda: parse_snapshot_text(text, "s.json"))
+    snap = outcome(lambda: parse_snapshot_text(text, "s.json"), size=len(text))
     if not isinstance(snap, InputError):
         policy = local_policy(home="/home/alice", user="alice", host="box17")
-        outcome(lambda: redact_snapshot(snap, policy=policy), ())
+        outcome(lambda: redact_snapshot(snap, policy=policy), (), size=len(text))
 
 
 @parser_settings
@@ -68,7 +71,7 @@ def test_redacted_snapshot_round_trips(text: str) -> None:
 def test_toml(text: str) -> None:
     from envcheck.inputs import parse_toml
 
-    outcome(lambda: parse_toml(text, "x.toml"))
+    outcome(lambda: parse_toml(text, "x.toml"), size=len(text))
 
 
 @parser_settings
@@ -76,7 +79,7 @@ def test_toml(text: str) -> None:
 def test_matrix_domain(text: str, domain: str) -> None:
     from envcheck.matrix.load import read_domain
 
-    outcome(lambda: read_domain(domain, text, f"{domain}.toml"))
+    outcome(lambda: read_domain(domain, text, f"{domain}.toml"), size=len(text))
 
 
 @parser_settings
@@ -84,7 +87,7 @@ def test_matrix_domain(text: str, domain: str) -> None:
 def test_pyproject(text: str) -> None:
     from envcheck.check.parse_pyproject import parse_pyproject
 
-    outcome(lambda: parse_pyproject(text, "pyproject.toml"))
+    outcome(lambda: parse_pyproject(text, "pyproject.toml"), size=len(text))
 
 
 @parser_settings
@@ -92,7 +95,7 @@ def test_pyproject(text: str) -> None:
 def test_pixi(text: str) -> None:
     from envcheck.check.parse_pyproject import parse_pixi
 
-    outcome(lambda: parse_pixi(text, "pixi.toml"))
+    outcome(lambda: parse_pixi(text, "pixi.toml"), size=len(text))
 
 
 @parser_settings
@@ -100,7 +103,7 @@ def test_pixi(text: str) -> None:
 def test_environment_yml(text: str) -> None:
     from envcheck.check.parse_environment import parse_environment
 
-    outcome(lambda: parse_environment(text, "environment.yml"))
+    outcome(lambda: parse_environment(text, "environment.yml"), size=len(text))
 
 
 @parser_settings
@@ -108,7 +111,7 @@ def test_environment_yml(text: str) -> None:
 def test_requirements(text: str) -> None:
     from envcheck.check.parse_requirements import parse_requirements
 
-    outcome(lambda: parse_requirements(text, "requirements.txt"))
+    outcome(lambda: parse_requirements(text, "requirements.txt"), size=len(text))
 
 
 @parser_settings
@@ -116,7 +119,7 @@ def test_requirements(text: str) -> None:
 def test_collect_env(text: str) -> None:
     from envcheck.collect_env import parse_collect_env
 
-    outcome(lambda: parse_collect_env(text, "collect_env.txt"))
+    outcome(lambda: parse_collect_env(text, "collect_env.txt"), size=len(text))
 
 
 @parser_settings
@@ -124,7 +127,7 @@ def test_collect_env(text: str) -> None:
 def test_explain(text: str) -> None:
     from envcheck.explain import explain
 
-    outcome(lambda: explain(text, None, None), ())
+    outcome(lambda: explain(text, None, None), (), size=len(text))
 
 
 @parser_settings
@@ -133,7 +136,7 @@ def test_redact_text(text: str) -> None:
     from envcheck.redact import local_policy
 
     policy = local_policy(home="/home/alice", user="alice", host="box17")
-    out = outcome(lambda: policy.text(text), ())
+    out = outcome(lambda: policy.text(text), (), size=len(text))
     assert not re.search(r"(?<![A-Za-z0-9_-])alice(?![A-Za-z0-9_-])", out), out
 
 
@@ -147,7 +150,7 @@ def test_versions(text: str) -> None:
     )
 
     for parse in (parse_cuda_version, parse_compute_capability, parse_driver_version):
-        outcome(lambda: parse(text), ())  # noqa: B023 - called at once
+        outcome(lambda: parse(text), (), size=len(text))  # noqa: B023 - called at once
 
 
 @parser_settings
@@ -155,7 +158,7 @@ def test_versions(text: str) -> None:
 def test_plan_requests(texts: list[str]) -> None:
     from envcheck.resolve.plan import PlanInputError, parse_requests
 
-    outcome(lambda: parse_requests(texts), (PlanInputError,))
+    outcome(lambda: parse_requests(texts), (PlanInputError,), size=sum(map(len, texts)))
 
 
 @pytest.mark.parametrize("kind", ["json", "toml", "yaml"])
@@ -165,3 +168,35 @@ def test_the_strategies_produce_hostile_input(kind: str) -> None:
 
     found = find(inputs_for(kind), lambda s: s.count("[") > 200 or s.count("{") > 200)
     assert len(found) > 200
+
+
+def _allocate(mib: int) -> int:
+    blob = [bytes(1024) for _ in range(mib * 1024)]
+    return len(blob)
+
+
+def test_the_memory_bound_bites() -> None:
+    """A guard on the suite itself: an example that allocates past its bound
+    fails; one that expands YAML aliases into 9**6 pins, as the
+    issue's alias bomb did, is far past it; the gated parser is within it."""
+    with pytest.raises(AssertionError, match="allocated 20"), bounded(10):
+        _allocate(20)
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcde", "bcdef")
+    )
+
+    def expand(node: Any) -> list[str]:
+        if isinstance(node, list):
+            return [x for item in node for x in expand(item)]
+        return [f"{node}==1.0"]  # a pin string per leaf, as a requirements list
+
+    import yaml
+
+    doc = yaml.safe_load(bomb)
+    with pytest.raises(AssertionError, match="allocated"), bounded(len(bomb)):
+        expand(doc["f"])
+    from envcheck.check.parse_environment import parse_environment
+
+    text = "dependencies:\n  - pip:\n" + "".join(f"    - {line}\n" for line in bomb.splitlines())
+    outcome(lambda: parse_environment(bomb + text, "e.yml"), size=len(bomb))
