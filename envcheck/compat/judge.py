@@ -434,7 +434,16 @@ def _arch_reason(
     where = c.archs_from
     src = c.sources
     if archs is None:
-        archs, ptx, where, src = _inferred_code(c, cc, matrix)
+        if c.build is None:
+            archs, ptx, where, src = _inferred_code(c, cc, matrix)
+        else:
+            # A pure function of the row, the release, the CUDA and the GPU: a plan
+            # asks it for every version a row covers, so remember it per matrix.
+            key = ("inferred_code", id(c.build), c.version, c.cuda, cc)
+            known = matrix.memo.get(key)
+            if known is None or known[0] is not c.build:  # the id of a row, not a reused id
+                known = matrix.memo[key] = (c.build, _inferred_code(c, cc, matrix))
+            archs, ptx, where, src = known[1]
         inferred = True
     if archs is None:
         reasons.append(

@@ -101,9 +101,18 @@ class Matrix:
             return value
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle (and copy) every field, loaded, without the lazy loader."""
+        """Pickle (and copy) every field, loaded, without the lazy loader or the
+        answers derived from the fields (cached properties such as ``memo``, whose
+        keys name rows by identity): the copy derives its own."""
         state = {name: getattr(self, name) for name in self.__record_fields__}  # type: ignore[attr-defined]
-        state.update((k, v) for k, v in self.__dict__.items() if k not in state and k != "_lazy")
+        derived = {
+            k for k, v in vars(type(self)).items() if isinstance(v, functools.cached_property)
+        }
+        state.update(
+            (k, v)
+            for k, v in self.__dict__.items()
+            if k not in state and k != "_lazy" and k not in derived
+        )
         return state
 
     @property
@@ -131,9 +140,26 @@ class Matrix:
                 return row
         return None
 
+    @functools.cached_property
+    def _driver_requirements(self) -> dict[tuple[CudaVersion, bool], DriverRequirement]:
+        return {}
+
+    @functools.cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Answers derived from this matrix alone that callers keep for its lifetime
+        (the judge's inferred architecture bounds, keyed by row and GPU)."""
+        return {}
+
     def driver_requirement(self, cuda: CudaVersion, os_name: str = "linux") -> DriverRequirement:
         """Minimum drivers for a CUDA runtime: exact release and minor-compat floor."""
-        windows = os_name == "windows"
+        # The judge asks this twice for every candidate build: remember the answers.
+        key = (cuda, os_name == "windows")
+        known = self._driver_requirements.get(key)
+        if known is None:
+            known = self._driver_requirements[key] = self._driver_requirement(cuda, key[1])
+        return known
+
+    def _driver_requirement(self, cuda: CudaVersion, windows: bool) -> DriverRequirement:
         release = self.cuda_release(cuda)
         compat = self.minor_compat_for(cuda.major)
         native = None

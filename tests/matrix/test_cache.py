@@ -205,3 +205,29 @@ def test_a_cache_file_of_another_shape_is_ignored(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(marshal.dumps(stored))
     assert mcache.read_cache(path, "KEY") is None
+
+
+def test_answers_derived_from_a_matrix_are_not_copied_with_it() -> None:
+    # The judge keeps answers keyed by row identity on the matrix (``memo``); a copy
+    # (the compiled cache pickles one) has other row objects and must derive its own.
+    import pickle
+
+    from envcheck.compat.candidate import from_build
+    from envcheck.compat.judge import judge
+    from envcheck.compat.target import Target
+    from envcheck.model.versions import parse_compute_capability, parse_driver_version
+
+    matrix = load_matrix()
+    build = next(b for b in matrix.builds["torch"] if b.cuda is not None and b.archs is None)
+    cc = parse_compute_capability("8.0")
+    assert cc is not None
+    target = Target(os="linux", driver=parse_driver_version("580.65.06"), gpus=(cc,))
+    first = judge(from_build(build, build.versions[0]), target, matrix)
+    assert matrix.memo and matrix._driver_requirements
+    copy = pickle.loads(pickle.dumps(matrix))
+    assert "memo" not in copy.__dict__ and "_driver_requirements" not in copy.__dict__
+    twin = next(b for b in copy.builds["torch"] if b == build)
+    again = judge(from_build(twin, build.versions[0]), target, copy)
+    assert again.status == first.status
+    assert [r.message for r in again.reasons] == [r.message for r in first.reasons]
+    assert any(k[0] == "inferred_code" for k in matrix.memo)  # the memoised path ran
