@@ -1,0 +1,104 @@
+"""Legacy notebook GPUs added from pci.ids chip names: every such row resolves by
+its name and its NVML spelling, says it is unverified and names its anchor; a user
+with one hears its compute capability and the legacy-CUDA verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from envcheck.doctor import diagnose
+from envcheck.matrix import Matrix, bundled_dir, load_matrix_from
+from envcheck.matrix.rows import GpuModel
+from envcheck.model.snapshot import Snapshot
+from tests.conftest import run_cli
+
+_PCI_IDS = "https://pci-ids.ucw.cz/read/PC/10de/"
+_CHIP_ARCH = {"GK": "Kepler", "GM": "Maxwell", "GP": "Pascal"}
+_SEED = (
+    Path(__file__).parents[1]
+    / "fixtures"
+    / "doctor"
+    / "41-windows-quadro-rtx5000-tf-1.14-cuda-10.1.json"
+)
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Matrix:
+    return load_matrix_from(bundled_dir())
+
+
+def _chip_rows(matrix: Matrix) -> list[GpuModel]:
+    return [
+        g
+        for g in matrix.gpus
+        if g.origin.source.startswith(_PCI_IDS)
+        and "verified rows of the same chip" in (g.origin.note or "")
+    ]
+
+
+def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
+    names = {g.name for g in _chip_rows(shipped)}
+    assert {"GeForce GTX 680M", "GeForce GTX 880M", "Quadro K5100M", "GeForce 945M"} <= names
+
+
+def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
+    wrong = []
+    for gpu in _chip_rows(shipped):
+        for asked in (gpu.name, f"NVIDIA {gpu.name}", *gpu.aliases):
+            found = shipped.gpu_match(asked)
+            if found is None or found.model != gpu or found.inferred:
+                wrong.append(asked)
+            elif found.compute_capability != gpu.compute_capability:
+                wrong.append(f"{asked}: {found.compute_capability}")
+    assert wrong == []
+
+
+def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
+    shipped: Matrix,
+) -> None:
+    """The note names the pci.ids chip and the anchor; the chip's family letters
+    agree with the row's architecture; an anchor row named in the note is verified
+    on NVIDIA's legacy page and has the same compute capability."""
+    by_name = {g.name: g for g in shipped.gpus}
+    for gpu in _chip_rows(shipped):
+        note = gpu.origin.note or ""
+        assert gpu.origin.verified is False, gpu.name
+        assert "pci.ids 2023.04.11" in note, gpu.name
+        chip = note.split(", chip ", 1)[1][:2]
+        assert _CHIP_ARCH[chip] == gpu.architecture, gpu.name
+        anchors = [n for n in by_name if f"{n} (" in note.split("anchors", 1)[1]]
+        assert anchors, gpu.name
+        for name in anchors:
+            anchor = by_name[name]
+            assert anchor.origin.verified, (gpu.name, name)
+            assert "cuda-legacy-gpus" in anchor.origin.source, (gpu.name, name)
+            assert anchor.compute_capability == gpu.compute_capability, (gpu.name, name)
+
+
+def _snapshot_with(name: str) -> Snapshot:
+    data = json.loads(_SEED.read_text(encoding="utf-8"))["snapshot"]
+    data["gpus"][0].update(name=name, compute_capability=None)
+    return Snapshot.from_json(data)
+
+
+@pytest.mark.parametrize(
+    "name", ["NVIDIA GeForce GTX 680M", "NVIDIA GeForce GTX 880M", "Quadro K4100M"]
+)
+def test_a_kepler_notebook_gpu_hears_the_legacy_verdict(shipped: Matrix, name: str) -> None:
+    report = diagnose(_snapshot_with(name), shipped)
+    ids = {f.id for f in report.findings}
+    assert "gpu-unknown" not in ids
+    (finding,) = [f for f in report.findings if f.id == "gpu-legacy-cuda"]
+    assert "no CUDA release that current frameworks use supports sm_30" in finding.title
+    assert "the last one was CUDA 10.2" in finding.title
+
+
+def test_plan_knows_a_kepler_notebook_gpu_by_name() -> None:
+    """Before these rows: exit 2, "unknown GPU 'GeForce GTX 680M'"."""
+    result = run_cli("plan", "torch", "--gpu", "GeForce GTX 680M", "--driver", "470.256.02")
+    assert "unknown GPU" not in result.stderr
+    assert "sm_30" in result.stderr
+    assert result.exit_code in (0, 1)
