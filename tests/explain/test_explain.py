@@ -274,11 +274,41 @@ def test_cudnn_mismatch_with_two_copies_installed(mini_matrix: Matrix) -> None:
         "library needs to have matching major version and equal or higher minor version."
     )
     m = only(explain(text, s, mini_matrix), "cudnn-version-mismatch")
-    assert m.root_cause is not None
-    assert m.root_cause.startswith("several cuDNN versions are installed")
-    assert "loaded cuDNN 8.0.5, built with 8.1.0" in m.evidence
-    assert "cuDNN 8.0.5 at /opt/old/lib/libcudnn.so.8 (LD_LIBRARY_PATH)" in m.evidence
+    # The loaded and compiled versions are overlay facts; the doctor's cuDNN rule
+    # judges them and, seeing a newer copy installed, says which path to drop.
+    assert m.root_cause == (
+        "the framework (version unknown) was built with cuDNN 8.1.0, but the process "
+        "loaded the older cuDNN 8.0.5"
+    )
+    assert m.fix is not None and m.fix.startswith("Remove /opt/old/lib from LD_LIBRARY_PATH")
+    assert "from the message: loaded cuDNN 8.0.5, built with 8.1.0" in m.evidence
+    assert "cudnn 8.9.7 at /usr/lib/x86_64-linux-gnu/libcudnn.so.8 (system)" in m.evidence
     assert "LD_LIBRARY_PATH = /opt/old/lib" in m.evidence
+
+
+def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
+        "library: 8.5.0 but source was compiled with: 8.6.0."
+    )
+    facts = extract(text)
+    assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
+        "8.5.0",
+        "8.6.0",
+        "jax",
+    )
+    m = only(explain(text, None, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None and m.root_cause.startswith("jax (version unknown)")
+    # TF 1.x printed 7.0.5 as 7005 and compared major and minor exactly.
+    old = (
+        "Loaded runtime CuDNN library: 7301 (compatibility version 7300) but source was "
+        "compiled with 7003 (compatibility version 7000)."
+    )
+    assert extract(old).cudnn_loaded == "7.3.1"
+    m = only(explain(old, None, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None and "needs the same major and minor" in m.root_cause
 
 
 def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
