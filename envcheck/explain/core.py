@@ -368,7 +368,15 @@ def _with_root_cause(
 def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
     """The doctor's errors and warnings in the categories the signature reports."""
     related = _RELATED.get(m.signature.category, (m.signature.category,))
-    return [f for f in doctor if f.category in related and f.severity != Severity.INFO]
+    ids = _RELATED_IDS.get(m.signature.category, ())
+    return [
+        f for f in doctor if (f.category in related or f.id in ids) and f.severity != Severity.INFO
+    ]
+
+
+# A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
+# signature reports too.
+_RELATED_IDS: dict[Category, tuple[str, ...]] = {Category.CUDNN_MISMATCH: ("cudnn-missing",)}
 
 
 _RELATED: dict[Category, tuple[Category, ...]] = {
@@ -546,13 +554,15 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 "matching nvidia-* wheel) or add its directory to LD_LIBRARY_PATH.",
             )
     _cudnn_compat_version(m, cause)
-    # A loaded cuDNN older than the build's is the doctor's cuDNN rule's call (the
-    # message's "Loaded runtime CuDNN library" is an overlay fact); what is left
-    # lists the installed copies when no doctor error named the cause.
+    # A loaded cuDNN older than the build's, and a cuDNN major the process could not
+    # open, are the doctor's cuDNN rule's call (the message's facts are overlaid);
+    # what is left lists the installed copies when no doctor error named the cause.
+    from envcheck.rules.lib_paths import NOT_LOADABLE
+
     libs = [
         lib
         for lib in snapshot.libraries
-        if (lib.name or "").lower() == "cudnn" and lib.source != "message"
+        if (lib.name or "").lower() == "cudnn" and lib.source not in ("message", NOT_LOADABLE)
     ]
     if cause.text is None:
         for lib in libs:
@@ -565,20 +575,6 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     ld = snapshot.env.get("LD_LIBRARY_PATH")
     if ld:
         cause.add(f"LD_LIBRARY_PATH = {ld}")
-    versions = {(lib.version or "").split(".")[0] for lib in libs if lib.version}
-    wanted_major = m.facts.get("major") or m.facts.get("major2")
-    if wanted_major and libs and wanted_major not in versions:
-        cause.because(
-            f"cuDNN {wanted_major} is needed but only cuDNN "
-            f"{', '.join(sorted(v for v in versions if v))} is installed",
-            f"Install cuDNN {wanted_major} (pip: nvidia-cudnn-cu12 of a {wanted_major}.x "
-            "version, or your distribution's libcudnn package) next to the one you have.",
-        )
-    elif wanted_major and not libs:
-        cause.because(
-            f"no cuDNN was found in the inspected environment (cuDNN {wanted_major} is needed)",
-            f"Install cuDNN {wanted_major} and make sure its directory is on the loader path.",
-        )
     if len({lib.version for lib in libs}) > 1:
         cause.because(
             "several cuDNN versions are installed; the first one on the loader path "

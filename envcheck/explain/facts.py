@@ -22,6 +22,7 @@ from typing import Optional
 
 from envcheck.model.snapshot import Driver, Framework, Gpu, Library, Snapshot
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
+from envcheck.rules.lib_paths import NOT_LOADABLE
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -69,6 +70,16 @@ _JAX = re.compile(
     re.IGNORECASE,
 )
 _TF = re.compile(r"\btensorflow\b|external/local_xla/", re.IGNORECASE)
+# A cuDNN library of a major that the failing process could not open (not one whose
+# own dependency was missing: "libcudnn_cnn_infer.so.8. Error: libcuda.so: ...").
+_CUDNN_UNLOADABLE = re.compile(
+    r"\blibcudnn\w{0,40}\.so\.(\d{1,2})[\d.]{0,20}: cannot open shared object file"
+    r"|Could not load dynamic library 'libcudnn\w{0,40}\.so\.(\d{1,2})'"
+    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:'| was)? not found"
+    r"|Could not load library (?:lib)?cudnn_\w{1,40}?\.so\.(\d{1,2})\. Error: "
+    r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
+    r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
+)
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -99,6 +110,8 @@ class MessageFacts:
     """The cuDNN version its framework was compiled with (``8.1.0``)."""
     cudnn_framework: Optional[str] = None
     """``jax`` or ``tensorflow`` when the message names which one printed it."""
+    cudnn_unloadable: tuple[str, ...] = ()
+    """cuDNN majors (``8``) whose library the failing process could not open."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -111,6 +124,7 @@ class MessageFacts:
             or self.gpus
             or self.torch_archs
             or self.cudnn_loaded
+            or self.cudnn_unloadable
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -137,6 +151,10 @@ class MessageFacts:
                 f"from the message: loaded cuDNN {self.cudnn_loaded}, "
                 f"built with {self.cudnn_compiled}"
             )
+        out.extend(
+            f"from the message: the process could not load cuDNN {major} (libcudnn.so.{major})"
+            for major in self.cudnn_unloadable
+        )
         return tuple(out)
 
 
@@ -154,6 +172,7 @@ def extract(text: str) -> MessageFacts:
     archs: Optional[str] = None
     cudnn: Optional[tuple[str, str]] = None
     cudnn_by: Optional[str] = None
+    unloadable: dict[str, None] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -201,6 +220,9 @@ def extract(text: str) -> MessageFacts:
             c = _CUDNN_LOADED.search(line)
             if c:
                 cudnn = (_cudnn_version(c.group(1)), _cudnn_version(c.group(2)))
+        for u in _CUDNN_UNLOADABLE.finditer(line):
+            if len(unloadable) < 4:
+                unloadable[next(g for g in u.groups() if g)] = None
         if cudnn_by is None:
             if _JAX.search(line):
                 cudnn_by = "jax"
@@ -218,6 +240,7 @@ def extract(text: str) -> MessageFacts:
         cudnn[0] if cudnn else None,
         cudnn[1] if cudnn else None,
         cudnn_by if cudnn else None,
+        tuple(unloadable),
     )
 
 
@@ -260,6 +283,10 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         frameworks = _with_cudnn(frameworks, facts.cudnn_compiled, facts.cudnn_framework)
         loaded = Library(name="cudnn", version=facts.cudnn_loaded, source="message")
         libraries = (loaded, *libraries)
+    for major in facts.cudnn_unloadable:
+        # Observed absent for that run: whatever is installed, the process could not
+        # open a cuDNN of this major (lib_paths.NOT_LOADABLE).
+        libraries = (*libraries, Library(name="cudnn", version=major, source=NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
     driver = base.driver
     if facts.driver or facts.driver_cuda:

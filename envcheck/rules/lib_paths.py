@@ -25,6 +25,10 @@ CUDNN_MISSING = "cudnn-missing"
 CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
 CUDNN_SHADOWED = "cudnn-shadowed"
 CUDNN_OLDER = "cudnn-older-than-build"
+CUDNN_NOT_LOADABLE = "cudnn-not-loadable"
+NOT_LOADABLE = "not-loadable"
+"""A library record's source when a process was seen failing to open a library of
+that name and major (its version): observed absent for that run, not installed."""
 CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
 LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
 
@@ -58,7 +62,11 @@ _WHEEL_OF = {"cudnn": "nvidia-cudnn-cu", "cudart": "nvidia-cuda-runtime-cu"}
 
 
 def _libs(snapshot: Snapshot, name: str) -> list[Library]:
-    found = [lib for lib in snapshot.libraries if lib.name == name and lib.version]
+    found = [
+        lib
+        for lib in snapshot.libraries
+        if lib.name == name and lib.version and lib.source != NOT_LOADABLE
+    ]
     prefix = _WHEEL_OF.get(name)
     if prefix is None:
         return found
@@ -88,12 +96,22 @@ def _bundles(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> bool:
 
 def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     cudnns = _libs(snapshot, "cudnn")
+    unloadable = {
+        _major(lib.version)
+        for lib in snapshot.libraries
+        if lib.name == "cudnn" and lib.source == NOT_LOADABLE
+    }
+    judged: set[int] = set()
     for fw in snapshot.frameworks:
         if fw.cpu_only or fw.name not in (*_SYSTEM_LIB_USERS, "torch"):
             continue
         need = _needed_cudnn(fw, snapshot, matrix)
         need_major = _major(need)
         if need is None or need_major is None:
+            continue
+        if need_major in unloadable:
+            judged.add(need_major)
+            yield _cudnn_not_loaded(need_major, cudnns, fw, snapshot)
             continue
         same = [lib for lib in cudnns if _major(lib.version) == need_major]
         if fw.name != "torch" and not same and not _bundles(fw, snapshot, matrix):
@@ -122,6 +140,58 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 )
             continue
         yield from _older_cudnn(fw, need, cudnns, snapshot, matrix)
+    for major in sorted(m for m in unloadable if m is not None and m not in judged):
+        yield _cudnn_not_loaded(major, cudnns, None, snapshot)
+
+
+def _cudnn_not_loaded(
+    major: int, cudnns: list[Library], fw: Optional[Framework], snapshot: Snapshot
+) -> Finding:
+    """A process could not open a cuDNN of ``major`` (a fact from its own message):
+    for that run it is absent, whatever the libraries probe found. What is installed
+    says why: that major elsewhere (not on the loader path), only other majors, none."""
+    who = fw_label(fw) if fw is not None else "the process"
+    seen = f"libcudnn.so.{major} could not be opened (from the message)"
+    same = [lib for lib in cudnns if _major(lib.version) == major]
+    others = sorted({lib.version or "" for lib in cudnns if _major(lib.version) != major})
+    listed = tuple(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns)
+    fix = (
+        _cudnn_fix(fw, major, snapshot)
+        if fw is not None
+        else f"Install cuDNN {major} (the nvidia-cudnn-cuXX wheel of your CUDA major at a "
+        f"{major}.x version, or your distribution's libcudnn{major} package) and make sure "
+        "its directory is on the loader path."
+    )
+    if same:
+        where = next((lib.path for lib in same if lib.path), None)
+        at = f" at {where}" if where else ""
+        return Finding(
+            CUDNN_NOT_LOADABLE,
+            Category.LIB_PATH_CONFLICT,
+            Severity.ERROR,
+            f"cuDNN {same[0].version} is installed{at}, but {who} could not load it: its "
+            "directory is not on the loader path of that process",
+            evidence=(seen, *listed),
+            fix=f"Add {_dirname(where)} to LD_LIBRARY_PATH (or register it with ldconfig) "
+            "in the environment that runs the program.",
+        )
+    if others:
+        return Finding(
+            CUDNN_MAJOR_MISMATCH,
+            Category.CUDNN_MISMATCH,
+            Severity.ERROR,
+            f"{who} needs cuDNN {major}.x but only cuDNN {', '.join(others)} is installed",
+            evidence=(seen, *listed),
+            fix=fix,
+        )
+    return Finding(
+        CUDNN_MISSING,
+        Category.CUDA_RUNTIME_MISSING,
+        Severity.ERROR,
+        f"{who} needs cuDNN {major}.x but none could be loaded",
+        evidence=(seen, "libraries: no cudnn" if _libraries_observed(snapshot) else seen),
+        fix=fix,
+    )
 
 
 def _older(lib: Library, need: str) -> bool:

@@ -315,7 +315,20 @@ def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
     s = snap(libraries=[{"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}])
     text = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"
     m = only(explain(text, s, mini_matrix), "tf-dlopen-cudnn")
-    assert m.root_cause == "cuDNN 8 is needed but only cuDNN 9 is installed"
+    # The library the message failed to open is an overlay fact (observed absent for
+    # that run); the doctor's cuDNN rule compares it with what is installed.
+    assert m.root_cause == "the process needs cuDNN 8.x but only cuDNN 9.1.0 is installed"
+    assert "libcudnn.so.8 could not be opened (from the message)" in m.evidence
+    # Nothing installed is known: for that run cuDNN 8 is absent all the same.
+    m = only(explain(text, None, mini_matrix), "tf-dlopen-cudnn")
+    assert m.root_cause == "the process needs cuDNN 8.x but none could be loaded"
+    # cuDNN 8 is installed, but not where that process looks.
+    s = snap(libraries=[{"name": "cudnn", "version": "8.9.7", "path": "/opt/c/libcudnn.so.8"}])
+    m = only(explain(text, s, mini_matrix), "tf-dlopen-cudnn")
+    assert m.root_cause is not None and m.root_cause.startswith(
+        "cuDNN 8.9.7 is installed at /opt/c/libcudnn.so.8, but the process could not load it"
+    )
+    assert m.fix is not None and m.fix.startswith("Add /opt/c to LD_LIBRARY_PATH")
 
 
 def test_onnxruntime_built_for_cuda_11_on_cuda_12(mini_matrix: Matrix) -> None:

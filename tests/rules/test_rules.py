@@ -426,6 +426,27 @@ def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -
     assert "cudnn-older-than-build" not in ids(snap(**base, libraries=[vague]), mini_matrix)
 
 
+def test_a_cudnn_major_a_process_could_not_open_is_absent(mini_matrix: Matrix) -> None:
+    from envcheck.rules.lib_paths import NOT_LOADABLE
+
+    tf = {
+        "name": "tensorflow",
+        "version": "2.15.0",
+        "cuda_version": "12.2",
+        "cudnn_version": "8.9",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    failed = {"name": "cudnn", "version": "8", "source": NOT_LOADABLE}
+    # No libraries probe ran, yet the process was seen failing to open cuDNN 8.
+    found = ids(snap(frameworks=[tf], libraries=[failed]), mini_matrix)["cudnn-missing"]
+    assert found.title == "tensorflow 2.15.0 needs cuDNN 8.x but none could be loaded"
+    # The record is not an installed cuDNN 8 for any other check.
+    nine = {"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}
+    found = ids(snap(libraries=[failed, nine]), mini_matrix)["cudnn-major-mismatch"]
+    assert found.title == "the process needs cuDNN 8.x but only cuDNN 9.1.0 is installed"
+
+
 def test_ld_library_path_older_cuda(mini_matrix: Matrix) -> None:
     s = snap(
         driver=driver("550.54.14"),
