@@ -368,7 +368,15 @@ def _with_root_cause(
 def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
     """The doctor's errors and warnings in the categories the signature reports."""
     related = _RELATED.get(m.signature.category, (m.signature.category,))
-    return [f for f in doctor if f.category in related and f.severity != Severity.INFO]
+    ids = _RELATED_IDS.get(m.signature.category, ())
+    return [
+        f for f in doctor if (f.category in related or f.id in ids) and f.severity != Severity.INFO
+    ]
+
+
+# A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
+# signature reports too.
+_RELATED_IDS: dict[Category, tuple[str, ...]] = {Category.CUDNN_MISMATCH: ("cudnn-missing",)}
 
 
 _RELATED: dict[Category, tuple[Category, ...]] = {
@@ -545,34 +553,28 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 f"Install the library that provides {name} (for pip environments the "
                 "matching nvidia-* wheel) or add its directory to LD_LIBRARY_PATH.",
             )
-    loaded, compiled = m.facts.get("loaded"), m.facts.get("compiled")
-    if loaded and compiled:
-        cause.add(f"loaded cuDNN {_cudnn_text(loaded)}, built with {_cudnn_text(compiled)}")
-    libs = [lib for lib in snapshot.libraries if (lib.name or "").lower() == "cudnn"]
-    for lib in libs:
-        where = f" at {lib.path}" if lib.path else ""
-        src = f" ({lib.source})" if lib.source else ""
-        cause.add(f"cuDNN {lib.version or '?'}{where}{src}")
-    for fw in snapshot.frameworks:
-        if fw.cudnn_version:
-            cause.add(f"{_label(fw)} was built with cuDNN {fw.cudnn_version}")
+    _cudnn_compat_version(m, cause)
+    # A loaded cuDNN older than the build's, and a cuDNN major the process could not
+    # open, are the doctor's cuDNN rule's call (the message's facts are overlaid);
+    # what is left lists the installed copies when no doctor error named the cause.
+    from envcheck.rules.lib_paths import NOT_LOADABLE
+
+    libs = [
+        lib
+        for lib in snapshot.libraries
+        if (lib.name or "").lower() == "cudnn" and lib.source not in ("message", NOT_LOADABLE)
+    ]
+    if cause.text is None:
+        for lib in libs:
+            where = f" at {lib.path}" if lib.path else ""
+            src = f" ({lib.source})" if lib.source else ""
+            cause.add(f"cuDNN {lib.version or '?'}{where}{src}")
+        for fw in snapshot.frameworks:
+            if fw.cudnn_version:
+                cause.add(f"{_label(fw)} was built with cuDNN {fw.cudnn_version}")
     ld = snapshot.env.get("LD_LIBRARY_PATH")
     if ld:
         cause.add(f"LD_LIBRARY_PATH = {ld}")
-    versions = {(lib.version or "").split(".")[0] for lib in libs if lib.version}
-    wanted_major = m.facts.get("major") or m.facts.get("major2")
-    if wanted_major and libs and wanted_major not in versions:
-        cause.because(
-            f"cuDNN {wanted_major} is needed but only cuDNN "
-            f"{', '.join(sorted(v for v in versions if v))} is installed",
-            f"Install cuDNN {wanted_major} (pip: nvidia-cudnn-cu12 of a {wanted_major}.x "
-            "version, or your distribution's libcudnn package) next to the one you have.",
-        )
-    elif wanted_major and not libs:
-        cause.because(
-            f"no cuDNN was found in the inspected environment (cuDNN {wanted_major} is needed)",
-            f"Install cuDNN {wanted_major} and make sure its directory is on the loader path.",
-        )
     if len({lib.version for lib in libs}) > 1:
         cause.because(
             "several cuDNN versions are installed; the first one on the loader path "
@@ -580,18 +582,26 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
             "Remove the older cuDNN directory from LD_LIBRARY_PATH (or uninstall it) so "
             "the framework loads the version it was built with.",
         )
-    if loaded and compiled and not cause.text:
+
+
+def _cudnn_compat_version(m: Match, cause: _Cause) -> None:
+    """Message-only: TensorFlow 1.x compared cuDNN "compatibility versions" (major and
+    minor) exactly, so a newer minor was refused too; no installed-build fact says
+    which TensorFlow compared that way, only the message's wording does."""
+    from envcheck.explain.facts import extract
+
+    line = " ".join(text for _n, text in m.lines)
+    if "compatibility version" not in line:
+        return
+    facts = extract(line)
+    loaded, compiled = facts.cudnn_loaded, facts.cudnn_compiled
+    if loaded and compiled and loaded.split(".")[:2] != compiled.split(".")[:2]:
         cause.because(
-            f"an older cuDNN ({_cudnn_text(loaded)}) is loaded than the framework needs "
-            f"({_cudnn_text(compiled)})"
+            f"the loaded cuDNN {loaded} is not the {'.'.join(compiled.split('.')[:2])}.x this "
+            "TensorFlow was built with (it needs the same major and minor)",
+            f"Install cuDNN {'.'.join(compiled.split('.')[:2])} (the version the TensorFlow "
+            "release was tested with) and put it first on the loader path.",
         )
-
-
-def _cudnn_text(version: str) -> str:
-    """TF 1.x printed cuDNN as 7005 (7.0.5); newer releases print 8.0.5."""
-    if version.isdigit() and len(version) == 4:
-        return f"{version[0]}.{int(version[1:3])}.{version[3]} ({version})"
-    return version
 
 
 _SONAME_CUDA = {"libcudart": 0, "libcublas": 0, "libcublaslt": 0, "libnvrtc": 0}

@@ -20,8 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from envcheck.model.snapshot import Driver, Framework, Gpu, Snapshot
+from envcheck.model.snapshot import Driver, Framework, Gpu, Library, Snapshot
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
+from envcheck.rules.lib_paths import NOT_LOADABLE
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -54,6 +55,31 @@ _GPU_TF = re.compile(
 _TORCH_ARCHS = re.compile(
     r"PyTorch install supports CUDA capabilities((?: sm_\d{2,3}[a-z]?){1,30})"
 )
+# TensorFlow's and XLA's cuda_dnn.cc: the cuDNN the process loaded and the one the
+# build was compiled with (TF 1.x printed 7.0.5 as 7005).
+_CUDNN_LOADED = re.compile(
+    r"Loaded runtime CuDNN library: (\d{1,2}(?:\.\d{1,3}){0,2}|\d{4,5})"
+    r"(?: \(compatibility version \d{1,6}\))? but source was compiled with:? "
+    r"(\d{1,2}(?:\.\d{1,3}){0,2}|\d{4,5})\b"
+)
+# Which framework printed it: JAX builds XLA as external/xla (older jaxlib as
+# external/org_tensorflow); TensorFlow's own paths are tensorflow/... and, from 2.15,
+# external/local_xla. A bare "cuda_dnn.cc:456]" says neither.
+_JAX = re.compile(
+    r"\bjax(?:lib)?\b|jax_cuda|jax-cuda|external/xla/xla/|external/org_tensorflow/",
+    re.IGNORECASE,
+)
+_TF = re.compile(r"\btensorflow\b|external/local_xla/", re.IGNORECASE)
+# A cuDNN library of a major that the failing process could not open (not one whose
+# own dependency was missing: "libcudnn_cnn_infer.so.8. Error: libcuda.so: ...").
+_CUDNN_UNLOADABLE = re.compile(
+    r"\blibcudnn\w{0,40}\.so\.(\d{1,2})[\d.]{0,20}: cannot open shared object file"
+    r"|Could not load dynamic library 'libcudnn\w{0,40}\.so\.(\d{1,2})'"
+    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:'| was)? not found"
+    r"|Could not load library (?:lib)?cudnn_\w{1,40}?\.so\.(\d{1,2})\. Error: "
+    r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
+    r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
+)
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -78,6 +104,14 @@ class MessageFacts:
     """(name, compute capability ``12.0``) of GPUs the message names."""
     torch_archs: Optional[str] = None
     """``sm_50,sm_60,...``: what the failing PyTorch says it was compiled for."""
+    cudnn_loaded: Optional[str] = None
+    """The cuDNN version the failing process loaded (``8.0.5``)."""
+    cudnn_compiled: Optional[str] = None
+    """The cuDNN version its framework was compiled with (``8.1.0``)."""
+    cudnn_framework: Optional[str] = None
+    """``jax`` or ``tensorflow`` when the message names which one printed it."""
+    cudnn_unloadable: tuple[str, ...] = ()
+    """cuDNN majors (``8``) whose library the failing process could not open."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -89,6 +123,8 @@ class MessageFacts:
             or self.driver_cuda
             or self.gpus
             or self.torch_archs
+            or self.cudnn_loaded
+            or self.cudnn_unloadable
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -110,6 +146,15 @@ class MessageFacts:
                 "from the message: the installed PyTorch was compiled for "
                 + self.torch_archs.replace(",", ", ")
             )
+        if self.cudnn_loaded:
+            out.append(
+                f"from the message: loaded cuDNN {self.cudnn_loaded}, "
+                f"built with {self.cudnn_compiled}"
+            )
+        out.extend(
+            f"from the message: the process could not load cuDNN {major} (libcudnn.so.{major})"
+            for major in self.cudnn_unloadable
+        )
         return tuple(out)
 
 
@@ -125,6 +170,9 @@ def extract(text: str) -> MessageFacts:
     driver_cuda: Optional[str] = None
     gpus: dict[str, tuple[str, str]] = {}
     archs: Optional[str] = None
+    cudnn: Optional[tuple[str, str]] = None
+    cudnn_by: Optional[str] = None
+    unloadable: dict[str, None] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -168,6 +216,18 @@ def extract(text: str) -> MessageFacts:
             a = _TORCH_ARCHS.search(line)
             if a:
                 archs = ",".join(a.group(1).split())
+        if cudnn is None:
+            c = _CUDNN_LOADED.search(line)
+            if c:
+                cudnn = (_cudnn_version(c.group(1)), _cudnn_version(c.group(2)))
+        for u in _CUDNN_UNLOADABLE.finditer(line):
+            if len(unloadable) < 4:
+                unloadable[next(g for g in u.groups() if g)] = None
+        if cudnn_by is None:
+            if _JAX.search(line):
+                cudnn_by = "jax"
+            elif _TF.search(line):
+                cudnn_by = "tensorflow"
     return MessageFacts(
         python,
         os_name,
@@ -177,7 +237,19 @@ def extract(text: str) -> MessageFacts:
         driver_cuda,
         tuple(gpus.values()),
         archs,
+        cudnn[0] if cudnn else None,
+        cudnn[1] if cudnn else None,
+        cudnn_by if cudnn else None,
+        tuple(unloadable),
     )
+
+
+def _cudnn_version(text: str) -> str:
+    """TF 1.x printed cuDNN 7.0.5 as 7005 (major * 1000 + minor * 100 + patch)."""
+    if text.isdigit() and len(text) >= 4:
+        number = int(text)
+        return f"{number // 1000}.{number % 1000 // 100}.{number % 100}"
+    return text
 
 
 def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
@@ -206,6 +278,15 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         frameworks.append(_framework(fw_name or dist, dist, version))
     if facts.torch_archs:
         frameworks = _with_archs(frameworks, facts.torch_archs)
+    libraries = base.libraries
+    if facts.cudnn_loaded and facts.cudnn_compiled:
+        frameworks = _with_cudnn(frameworks, facts.cudnn_compiled, facts.cudnn_framework)
+        loaded = Library(name="cudnn", version=facts.cudnn_loaded, source="message")
+        libraries = (loaded, *libraries)
+    for major in facts.cudnn_unloadable:
+        # Observed absent for that run: whatever is installed, the process could not
+        # open a cuDNN of this major (lib_paths.NOT_LOADABLE).
+        libraries = (*libraries, Library(name="cudnn", version=major, source=NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
     driver = base.driver
     if facts.driver or facts.driver_cuda:
@@ -223,6 +304,7 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         driver=driver,
         gpus=gpus,
         frameworks=tuple(frameworks),
+        libraries=libraries,
         env=env,
     )
 
@@ -240,6 +322,28 @@ def _with_archs(frameworks: list[Framework], archs: str) -> list[Framework]:
         build={**torch.build, **build},
     )
     return [merged if f is torch else f for f in frameworks]
+
+
+def _with_cudnn(
+    frameworks: list[Framework], compiled: str, named: Optional[str]
+) -> list[Framework]:
+    """The cuDNN the message says the build was compiled with, on the framework that
+    printed it: the one the message names, else the installed TensorFlow or JAX (when
+    only one is), else TensorFlow (the message is its stream executor's, which JAX's
+    XLA shares), of unknown version."""
+    users = [f for f in frameworks if f.name in ("tensorflow", "jax") and not f.cpu_only]
+    chosen = next((f for f in users if f.name == named), None)
+    if chosen is None and named is None and len(users) == 1:
+        chosen = users[0]
+    if chosen is None:
+        # TensorFlow and JAX judge cuDNN alike; the label does not pretend to know which.
+        package = named or "the framework"
+        added = Framework(
+            name=named or "tensorflow", package=package, cpu_only=False, cudnn_version=compiled
+        )
+        return [*frameworks, added]
+    merged = dataclasses.replace(chosen, cpu_only=False, cudnn_version=compiled)
+    return [merged if f is chosen else f for f in frameworks]
 
 
 def _framework(name: str, package: str, version: str) -> Framework:

@@ -24,12 +24,19 @@ if TYPE_CHECKING:
 CUDNN_MISSING = "cudnn-missing"
 CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
 CUDNN_SHADOWED = "cudnn-shadowed"
+CUDNN_OLDER = "cudnn-older-than-build"
+CUDNN_NOT_LOADABLE = "cudnn-not-loadable"
+NOT_LOADABLE = "not-loadable"
+"""A library record's source when a process was seen failing to open a library of
+that name and major (its version): observed absent for that run, not installed."""
 CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
 LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
 
 # Frameworks that load cuDNN/CUDA from the system (or from nvidia-* wheels when
 # installed with their CUDA extra) rather than always bundling them.
 _SYSTEM_LIB_USERS = ("tensorflow", "onnxruntime", "paddle", "jax", "cupy")
+# Frameworks that refuse to start with a cuDNN older (same major) than their build's.
+_CUDNN_MINOR_CHECKED = ("tensorflow", "jax")
 
 
 def _major(version: Optional[str]) -> Optional[int]:
@@ -55,7 +62,11 @@ _WHEEL_OF = {"cudnn": "nvidia-cudnn-cu", "cudart": "nvidia-cuda-runtime-cu"}
 
 
 def _libs(snapshot: Snapshot, name: str) -> list[Library]:
-    found = [lib for lib in snapshot.libraries if lib.name == name and lib.version]
+    found = [
+        lib
+        for lib in snapshot.libraries
+        if lib.name == name and lib.version and lib.source != NOT_LOADABLE
+    ]
     prefix = _WHEEL_OF.get(name)
     if prefix is None:
         return found
@@ -85,12 +96,22 @@ def _bundles(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> bool:
 
 def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     cudnns = _libs(snapshot, "cudnn")
+    unloadable = {
+        _major(lib.version)
+        for lib in snapshot.libraries
+        if lib.name == "cudnn" and lib.source == NOT_LOADABLE
+    }
+    judged: set[int] = set()
     for fw in snapshot.frameworks:
         if fw.cpu_only or fw.name not in (*_SYSTEM_LIB_USERS, "torch"):
             continue
         need = _needed_cudnn(fw, snapshot, matrix)
         need_major = _major(need)
-        if need_major is None:
+        if need is None or need_major is None:
+            continue
+        if need_major in unloadable:
+            judged.add(need_major)
+            yield _cudnn_not_loaded(need_major, cudnns, fw, snapshot)
             continue
         same = [lib for lib in cudnns if _major(lib.version) == need_major]
         if fw.name != "torch" and not same and not _bundles(fw, snapshot, matrix):
@@ -118,33 +139,153 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     fix=_cudnn_fix(fw, need_major, snapshot),
                 )
             continue
-        # Same major on LD_LIBRARY_PATH but older than the build needs: it wins.
-        first_on_path = next(
-            (lib for lib in cudnns if lib.source == "LD_LIBRARY_PATH"),
-            None,
+        yield from _older_cudnn(fw, need, cudnns, snapshot, matrix)
+    for major in sorted(m for m in unloadable if m is not None and m not in judged):
+        yield _cudnn_not_loaded(major, cudnns, None, snapshot)
+
+
+def _cudnn_not_loaded(
+    major: int, cudnns: list[Library], fw: Optional[Framework], snapshot: Snapshot
+) -> Finding:
+    """A process could not open a cuDNN of ``major`` (a fact from its own message):
+    for that run it is absent, whatever the libraries probe found. What is installed
+    says why: that major elsewhere (not on the loader path), only other majors, none."""
+    who = fw_label(fw) if fw is not None else "the process"
+    seen = f"libcudnn.so.{major} could not be opened (from the message)"
+    same = [lib for lib in cudnns if _major(lib.version) == major]
+    others = sorted({lib.version or "" for lib in cudnns if _major(lib.version) != major})
+    listed = tuple(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns)
+    fix = (
+        _cudnn_fix(fw, major, snapshot)
+        if fw is not None
+        else f"Install cuDNN {major} (the nvidia-cudnn-cuXX wheel of your CUDA major at a "
+        f"{major}.x version, or your distribution's libcudnn{major} package) and make sure "
+        "its directory is on the loader path."
+    )
+    if same:
+        where = next((lib.path for lib in same if lib.path), None)
+        at = f" at {where}" if where else ""
+        return Finding(
+            CUDNN_NOT_LOADABLE,
+            Category.LIB_PATH_CONFLICT,
+            Severity.ERROR,
+            f"cuDNN {same[0].version} is installed{at}, but {who} could not load it: its "
+            "directory is not on the loader path of that process",
+            evidence=(seen, *listed),
+            fix=f"Add {_dirname(where)} to LD_LIBRARY_PATH (or register it with ldconfig) "
+            "in the environment that runs the program.",
         )
-        if (
-            first_on_path is not None
-            and _major(first_on_path.version) == need_major
-            and need is not None
-            and len(_minor_key(need)) >= 2
-            and _minor_key(first_on_path.version)[:2] < _minor_key(need)[:2]
-        ):
-            yield Finding(
-                CUDNN_SHADOWED,
-                Category.LIB_PATH_CONFLICT,
-                Severity.ERROR,
-                f"An older cuDNN {first_on_path.version} on LD_LIBRARY_PATH shadows the "
-                f"cuDNN {need} that {fw_label(fw)} needs",
-                evidence=(
-                    f"LD_LIBRARY_PATH: {first_on_path.path}",
-                    f"{fw.name} needs cuDNN {need}",
-                ),
-                fix=(
-                    f"Remove {_dirname(first_on_path.path)} from LD_LIBRARY_PATH (the "
-                    "framework finds its own cuDNN), or upgrade that cuDNN."
-                ),
-            )
+    if others:
+        return Finding(
+            CUDNN_MAJOR_MISMATCH,
+            Category.CUDNN_MISMATCH,
+            Severity.ERROR,
+            f"{who} needs cuDNN {major}.x but only cuDNN {', '.join(others)} is installed",
+            evidence=(seen, *listed),
+            fix=fix,
+        )
+    return Finding(
+        CUDNN_MISSING,
+        Category.CUDA_RUNTIME_MISSING,
+        Severity.ERROR,
+        f"{who} needs cuDNN {major}.x but none could be loaded",
+        evidence=(seen, "libraries: no cudnn" if _libraries_observed(snapshot) else seen),
+        fix=fix,
+    )
+
+
+def _older(lib: Library, need: str) -> bool:
+    """``lib`` is of ``need``'s major but an older minor (8.0.5 against 8.1)."""
+    have, want = _minor_key(lib.version), _minor_key(need)
+    return len(want) >= 2 and len(have) >= 2 and have[0] == want[0] and have[:2] < want[:2]
+
+
+def _older_cudnn(
+    fw: Framework, need: str, cudnns: list[Library], snapshot: Snapshot, matrix: Matrix
+) -> Iterator[Finding]:
+    """A cuDNN of the build's major but an older minor is what gets loaded.
+
+    cuDNN keeps its API within a major, but a build needs at least the minor it was
+    compiled with; TensorFlow and JAX (XLA) check it at start-up and refuse to run
+    ("Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0").
+    Which copy is loaded: the one a process was seen loading (source ``message``),
+    else the first on LD_LIBRARY_PATH (searched before the wheel's RUNPATH), else,
+    for a framework that does not bring its own, any installed copy when all are
+    older.
+    """
+    newer = [
+        lib
+        for lib in cudnns
+        if lib.source != "message"
+        and _major(lib.version) == _major(need)
+        and len(_minor_key(lib.version)) >= 2
+        and not _older(lib, need)
+    ]
+    loaded = next((lib for lib in cudnns if lib.source == "message"), None)
+    if loaded is not None and _older(loaded, need):
+        yield _cudnn_older_finding(fw, need, loaded, "the process loaded", newer, snapshot)
+        return
+    first_on_path = next((lib for lib in cudnns if lib.source == "LD_LIBRARY_PATH"), None)
+    if first_on_path is not None and _older(first_on_path, need):
+        yield Finding(
+            CUDNN_SHADOWED,
+            Category.LIB_PATH_CONFLICT,
+            Severity.ERROR,
+            f"An older cuDNN {first_on_path.version} on LD_LIBRARY_PATH shadows the "
+            f"cuDNN {need} that {fw_label(fw)} needs",
+            evidence=(
+                f"LD_LIBRARY_PATH: {first_on_path.path}",
+                f"{fw.name} needs cuDNN {need}",
+            ),
+            fix=(
+                f"Remove {_dirname(first_on_path.path)} from LD_LIBRARY_PATH (the "
+                "framework finds its own cuDNN), or upgrade that cuDNN."
+            ),
+        )
+        return
+    same = [lib for lib in cudnns if _major(lib.version) == _major(need)]
+    if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same or newer:
+        return
+    if all(_older(lib, need) for lib in same):
+        yield _cudnn_older_finding(fw, need, same[0], "the only installed cuDNN is", [], snapshot)
+
+
+def _cudnn_older_finding(
+    fw: Framework,
+    need: str,
+    lib: Library,
+    how: str,
+    newer: list[Library],
+    snapshot: Snapshot,
+) -> Finding:
+    # TensorFlow and JAX refuse an older minor; other frameworks may run until a
+    # call needs a newer cuDNN function.
+    severity = Severity.ERROR if fw.name in _CUDNN_MINOR_CHECKED else Severity.WARNING
+    where = f" at {lib.path}" if lib.path else ""
+    src = "from the message" if lib.source == "message" else (lib.source or "found")
+    who = fw.package or fw.name
+    evidence = [f"{who} was built with cuDNN {need}", f"cudnn {lib.version}{where} ({src})"]
+    evidence.extend(f"cudnn {n.version} at {n.path} ({n.source})" for n in newer)
+    if newer:
+        on_path = [
+            x for x in snapshot.libraries if x.source == "LD_LIBRARY_PATH" and _older(x, need)
+        ]
+        drop = (
+            f"Remove {_dirname(on_path[0].path)} from LD_LIBRARY_PATH"
+            if on_path
+            else "Remove the older cuDNN from the loader path (LD_LIBRARY_PATH, conda env)"
+        )
+        fix = f"{drop} so the cuDNN {newer[0].version} at {newer[0].path} is loaded."
+    else:
+        fix = _cudnn_upgrade(fw, need, snapshot)
+    return Finding(
+        CUDNN_OLDER,
+        Category.CUDNN_MISMATCH,
+        severity,
+        f"{fw_label(fw)} was built with cuDNN {need}, but {how} the older cuDNN {lib.version}",
+        evidence=tuple(evidence),
+        fix=fix,
+    )
 
 
 def _dirname(path: Optional[str]) -> str:
@@ -163,6 +304,22 @@ def _cudnn_fix(fw: Framework, major: int, snapshot: Snapshot) -> str:
             "(installs the matching nvidia-cudnn wheel)"
         )
     return f"pip install 'nvidia-cudnn-cu{cuda_major}>={major},<{major + 1}'"
+
+
+def _cudnn_upgrade(fw: Framework, need: str, snapshot: Snapshot) -> str:
+    """How to get a cuDNN of ``need``'s major at least as new as ``need``."""
+    major = _major(need) or 0
+    spec = f"'cudnn>={need},<{major + 1}'"
+    if snapshot.python.env_kind == "conda":
+        return f"Upgrade cuDNN: conda install -c conda-forge {spec}"
+    cuda_major = _major(fw.cuda_version)
+    if major >= 8 and cuda_major is not None:
+        return f"Upgrade cuDNN: pip install 'nvidia-cudnn-cu{cuda_major}>={need},<{major + 1}'"
+    return (
+        f"Upgrade cuDNN to {need} or a newer {major}.x (the nvidia-cudnn-cuXX wheel of your "
+        "CUDA major, your distribution's libcudnn package, or NVIDIA's cuDNN archive) and "
+        "put it first on the loader path."
+    )
 
 
 def _runtime_key(cuda: CudaVersion, matrix: Matrix) -> tuple[int, ...]:

@@ -274,18 +274,61 @@ def test_cudnn_mismatch_with_two_copies_installed(mini_matrix: Matrix) -> None:
         "library needs to have matching major version and equal or higher minor version."
     )
     m = only(explain(text, s, mini_matrix), "cudnn-version-mismatch")
-    assert m.root_cause is not None
-    assert m.root_cause.startswith("several cuDNN versions are installed")
-    assert "loaded cuDNN 8.0.5, built with 8.1.0" in m.evidence
-    assert "cuDNN 8.0.5 at /opt/old/lib/libcudnn.so.8 (LD_LIBRARY_PATH)" in m.evidence
+    # The loaded and compiled versions are overlay facts; the doctor's cuDNN rule
+    # judges them and, seeing a newer copy installed, says which path to drop.
+    assert m.root_cause == (
+        "the framework (version unknown) was built with cuDNN 8.1.0, but the process "
+        "loaded the older cuDNN 8.0.5"
+    )
+    assert m.fix is not None and m.fix.startswith("Remove /opt/old/lib from LD_LIBRARY_PATH")
+    assert "from the message: loaded cuDNN 8.0.5, built with 8.1.0" in m.evidence
+    assert "cudnn 8.9.7 at /usr/lib/x86_64-linux-gnu/libcudnn.so.8 (system)" in m.evidence
     assert "LD_LIBRARY_PATH = /opt/old/lib" in m.evidence
+
+
+def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
+        "library: 8.5.0 but source was compiled with: 8.6.0."
+    )
+    facts = extract(text)
+    assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
+        "8.5.0",
+        "8.6.0",
+        "jax",
+    )
+    m = only(explain(text, None, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None and m.root_cause.startswith("jax (version unknown)")
+    # TF 1.x printed 7.0.5 as 7005 and compared major and minor exactly.
+    old = (
+        "Loaded runtime CuDNN library: 7301 (compatibility version 7300) but source was "
+        "compiled with 7003 (compatibility version 7000)."
+    )
+    assert extract(old).cudnn_loaded == "7.3.1"
+    m = only(explain(old, None, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None and "needs the same major and minor" in m.root_cause
 
 
 def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
     s = snap(libraries=[{"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}])
     text = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"
     m = only(explain(text, s, mini_matrix), "tf-dlopen-cudnn")
-    assert m.root_cause == "cuDNN 8 is needed but only cuDNN 9 is installed"
+    # The library the message failed to open is an overlay fact (observed absent for
+    # that run); the doctor's cuDNN rule compares it with what is installed.
+    assert m.root_cause == "the process needs cuDNN 8.x but only cuDNN 9.1.0 is installed"
+    assert "libcudnn.so.8 could not be opened (from the message)" in m.evidence
+    # Nothing installed is known: for that run cuDNN 8 is absent all the same.
+    m = only(explain(text, None, mini_matrix), "tf-dlopen-cudnn")
+    assert m.root_cause == "the process needs cuDNN 8.x but none could be loaded"
+    # cuDNN 8 is installed, but not where that process looks.
+    s = snap(libraries=[{"name": "cudnn", "version": "8.9.7", "path": "/opt/c/libcudnn.so.8"}])
+    m = only(explain(text, s, mini_matrix), "tf-dlopen-cudnn")
+    assert m.root_cause is not None and m.root_cause.startswith(
+        "cuDNN 8.9.7 is installed at /opt/c/libcudnn.so.8, but the process could not load it"
+    )
+    assert m.fix is not None and m.fix.startswith("Add /opt/c to LD_LIBRARY_PATH")
 
 
 def test_onnxruntime_built_for_cuda_11_on_cuda_12(mini_matrix: Matrix) -> None:

@@ -389,6 +389,64 @@ def test_older_cudnn_on_ld_library_path_shadows(mini_matrix: Matrix) -> None:
     assert ids(s, mini_matrix)["cudnn-shadowed"].category is Category.LIB_PATH_CONFLICT
 
 
+def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -> None:
+    tf = {
+        "name": "tensorflow",
+        "version": "2.15.0",
+        "cuda_version": "12.2",
+        "cudnn_version": "8.9",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    old = {
+        "name": "cudnn",
+        "version": "8.6.0",
+        "path": "/usr/lib/libcudnn.so.8",
+        "source": "system",
+    }
+    new = {"name": "cudnn", "version": "8.9.7", "path": "/opt/libcudnn.so.8", "source": "system"}
+    base = {"driver": driver("550.54.14"), "gpus": [RTX4090], "frameworks": [tf]}
+    # The only cuDNN 8 installed is older than 8.9: TensorFlow refuses it.
+    found = ids(snap(**base, libraries=[old]), mini_matrix)["cudnn-older-than-build"]
+    assert found.category is Category.CUDNN_MISMATCH and found.severity is Severity.ERROR
+    assert found.fix is not None and "nvidia-cudnn-cu12>=8.9" in found.fix
+    # A new enough copy is installed too: which one loads is not known, no finding.
+    assert "cudnn-older-than-build" not in ids(snap(**base, libraries=[old, new]), mini_matrix)
+    # A process was seen loading the old one (source "message", as explain lays it over).
+    seen = {"name": "cudnn", "version": "8.6.0", "source": "message"}
+    found = ids(snap(**base, libraries=[seen, old, new]), mini_matrix)["cudnn-older-than-build"]
+    assert "the process loaded the older cuDNN 8.6.0" in found.title
+    assert found.fix is not None and "/opt/libcudnn.so.8" in found.fix
+    # A framework that does not check the minor at start-up gets a warning.
+    ort = {**tf, "name": "onnxruntime", "package": "onnxruntime-gpu", "version": "1.18.0"}
+    s = snap(**{**base, "frameworks": [ort]}, libraries=[seen])
+    assert ids(s, mini_matrix)["cudnn-older-than-build"].severity is Severity.WARNING
+    # An unknown minor is not older.
+    vague = {**old, "version": "8"}
+    assert "cudnn-older-than-build" not in ids(snap(**base, libraries=[vague]), mini_matrix)
+
+
+def test_a_cudnn_major_a_process_could_not_open_is_absent(mini_matrix: Matrix) -> None:
+    from envcheck.rules.lib_paths import NOT_LOADABLE
+
+    tf = {
+        "name": "tensorflow",
+        "version": "2.15.0",
+        "cuda_version": "12.2",
+        "cudnn_version": "8.9",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    failed = {"name": "cudnn", "version": "8", "source": NOT_LOADABLE}
+    # No libraries probe ran, yet the process was seen failing to open cuDNN 8.
+    found = ids(snap(frameworks=[tf], libraries=[failed]), mini_matrix)["cudnn-missing"]
+    assert found.title == "tensorflow 2.15.0 needs cuDNN 8.x but none could be loaded"
+    # The record is not an installed cuDNN 8 for any other check.
+    nine = {"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}
+    found = ids(snap(libraries=[failed, nine]), mini_matrix)["cudnn-major-mismatch"]
+    assert found.title == "the process needs cuDNN 8.x but only cuDNN 9.1.0 is installed"
+
+
 def test_ld_library_path_older_cuda(mini_matrix: Matrix) -> None:
     s = snap(
         driver=driver("550.54.14"),
