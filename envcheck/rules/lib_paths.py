@@ -158,8 +158,8 @@ def _cudnn_not_loaded(
     fix = (
         _cudnn_fix(fw, major, snapshot)
         if fw is not None
-        else f"Install cuDNN {major} (the nvidia-cudnn-cuXX wheel of your CUDA major at a "
-        f"{major}.x version, or your distribution's libcudnn{major} package) and make sure "
+        else f"Install cuDNN {major} (the nvidia-cudnn-cuXX wheel of your CUDA major, version "
+        f"{major}.x, or your distribution's libcudnn{major} package) and make sure "
         "its directory is on the loader path."
     )
     if same:
