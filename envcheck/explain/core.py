@@ -400,15 +400,6 @@ def _target(snapshot: Snapshot, matrix: Matrix) -> Target:
     return target_of(snapshot, matrix)
 
 
-def _gpu_frameworks(snapshot: Snapshot, sig: Signature) -> list[Framework]:
-    wanted = set(sig.frameworks)
-    return [
-        fw
-        for fw in snapshot.frameworks
-        if fw.name and (not wanted or fw.name in wanted) and fw.cuda_version and not fw.cpu_only
-    ]
-
-
 def _label(fw: Framework) -> str:
     from envcheck.rules._facts import fw_label
 
@@ -557,12 +548,13 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     # A loaded cuDNN older than the build's, and a cuDNN major the process could not
     # open, are the doctor's cuDNN rule's call (the message's facts are overlaid);
     # what is left lists the installed copies when no doctor error named the cause.
-    from envcheck.rules.lib_paths import NOT_LOADABLE
+    from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE
 
     libs = [
         lib
         for lib in snapshot.libraries
-        if (lib.name or "").lower() == "cudnn" and lib.source not in ("message", NOT_LOADABLE)
+        if (lib.name or "").lower() == "cudnn"
+        and lib.source not in (FROM_MESSAGE, LIB_NOT_LOADABLE)
     ]
     if cause.text is None:
         for lib in libs:

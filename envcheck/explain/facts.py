@@ -20,9 +20,16 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from envcheck.model.snapshot import Driver, Framework, Gpu, Library, Snapshot
+from envcheck.model.snapshot import (
+    FROM_MESSAGE,
+    LIB_NOT_LOADABLE,
+    Driver,
+    Framework,
+    Gpu,
+    Library,
+    Snapshot,
+)
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
-from envcheck.rules.lib_paths import NOT_LOADABLE
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -281,16 +288,16 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     libraries = base.libraries
     if facts.cudnn_loaded and facts.cudnn_compiled:
         frameworks = _with_cudnn(frameworks, facts.cudnn_compiled, facts.cudnn_framework)
-        loaded = Library(name="cudnn", version=facts.cudnn_loaded, source="message")
+        loaded = Library(name="cudnn", version=facts.cudnn_loaded, source=FROM_MESSAGE)
         libraries = (loaded, *libraries)
     for major in facts.cudnn_unloadable:
         # Observed absent for that run: whatever is installed, the process could not
-        # open a cuDNN of this major (lib_paths.NOT_LOADABLE).
-        libraries = (*libraries, Library(name="cudnn", version=major, source=NOT_LOADABLE))
+        # open a cuDNN of this major (LIB_NOT_LOADABLE).
+        libraries = (*libraries, Library(name="cudnn", version=major, source=LIB_NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
     driver = base.driver
     if facts.driver or facts.driver_cuda:
-        driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source="message")
+        driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source=FROM_MESSAGE)
     gpus = base.gpus
     if facts.gpus:
         gpus = tuple(

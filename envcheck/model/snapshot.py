@@ -200,6 +200,14 @@ class CudaToolkit(_Model):
     )
 
 
+FROM_MESSAGE = "message"
+"""A fact's ``source`` (driver, library) when an error message (``explain``) states
+it: true of the failing process, not found on this machine."""
+LIB_NOT_LOADABLE = "not-loadable"
+"""A library's source when a process was seen failing to open a library of that name
+and major (its version): observed absent for that run, not installed."""
+
+
 @record
 class Library(_Model):
     name: Optional[str] = None
@@ -207,7 +215,8 @@ class Library(_Model):
     version: Optional[str] = None
     path: Optional[str] = None
     source: Optional[str] = None
-    """system, toolkit, conda, pip or LD_LIBRARY_PATH."""
+    """system, toolkit, conda, pip or LD_LIBRARY_PATH; from ``explain``'s overlay,
+    FROM_MESSAGE or LIB_NOT_LOADABLE."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("name", str),

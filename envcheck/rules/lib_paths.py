@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
-from envcheck.model.snapshot import Library
+from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE, Library
 from envcheck.model.versions import CudaVersion, parse_cuda_version
 from envcheck.rules._facts import framework_cuda, fw_label, matched_build
 
@@ -26,9 +26,6 @@ CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
 CUDNN_SHADOWED = "cudnn-shadowed"
 CUDNN_OLDER = "cudnn-older-than-build"
 CUDNN_NOT_LOADABLE = "cudnn-not-loadable"
-NOT_LOADABLE = "not-loadable"
-"""A library record's source when a process was seen failing to open a library of
-that name and major (its version): observed absent for that run, not installed."""
 CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
 LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
 
@@ -65,7 +62,7 @@ def _libs(snapshot: Snapshot, name: str) -> list[Library]:
     found = [
         lib
         for lib in snapshot.libraries
-        if lib.name == name and lib.version and lib.source != NOT_LOADABLE
+        if lib.name == name and lib.version and lib.source != LIB_NOT_LOADABLE
     ]
     prefix = _WHEEL_OF.get(name)
     if prefix is None:
@@ -99,7 +96,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     unloadable = {
         _major(lib.version)
         for lib in snapshot.libraries
-        if lib.name == "cudnn" and lib.source == NOT_LOADABLE
+        if lib.name == "cudnn" and lib.source == LIB_NOT_LOADABLE
     }
     judged: set[int] = set()
     for fw in snapshot.frameworks:
@@ -216,12 +213,12 @@ def _older_cudnn(
     newer = [
         lib
         for lib in cudnns
-        if lib.source != "message"
+        if lib.source != FROM_MESSAGE
         and _major(lib.version) == _major(need)
         and len(_minor_key(lib.version)) >= 2
         and not _older(lib, need)
     ]
-    loaded = next((lib for lib in cudnns if lib.source == "message"), None)
+    loaded = next((lib for lib in cudnns if lib.source == FROM_MESSAGE), None)
     if loaded is not None and _older(loaded, need):
         yield _cudnn_older_finding(fw, need, loaded, "the process loaded", newer, snapshot)
         return
@@ -262,7 +259,7 @@ def _cudnn_older_finding(
     # call needs a newer cuDNN function.
     severity = Severity.ERROR if fw.name in _CUDNN_MINOR_CHECKED else Severity.WARNING
     where = f" at {lib.path}" if lib.path else ""
-    src = "from the message" if lib.source == "message" else (lib.source or "found")
+    src = "from the message" if lib.source == FROM_MESSAGE else (lib.source or "found")
     who = fw.package or fw.name
     evidence = [f"{who} was built with cuDNN {need}", f"cudnn {lib.version}{where} ({src})"]
     evidence.extend(f"cudnn {n.version} at {n.path} ({n.source})" for n in newer)

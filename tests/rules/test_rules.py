@@ -427,7 +427,7 @@ def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -
 
 
 def test_a_cudnn_major_a_process_could_not_open_is_absent(mini_matrix: Matrix) -> None:
-    from envcheck.rules.lib_paths import NOT_LOADABLE
+    from envcheck.model.snapshot import LIB_NOT_LOADABLE as NOT_LOADABLE
 
     tf = {
         "name": "tensorflow",
