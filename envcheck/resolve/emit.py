@@ -499,23 +499,13 @@ def emit_pixi(plan: Plan) -> str:
         lines += ["", "[system-requirements]", f"cuda = {_toml_str(cuda)}"]
     lines += ["", "[dependencies]"]
     lines.append(f"python = {_toml_str(plan.target.python + '.*' if plan.target.python else '*')}")
-    # Wheels that do not bring CUDA (tensorflow-gpu 1.x, ...): the toolkit and cuDNN
-    # from conda-forge, as the conda emitter does, where cudatoolkit covers them.
-    # conda-forge's cuda-version (9.2 and later) pins the release: it constrains
-    # cudatoolkit to it and __cuda, which pixi sets from [system-requirements]
-    # cuda, to its major, so pixi refuses a machine too old for it.
     conda: dict[str, str] = {}
+    toolkit = _pixi_toolkit(plan)
     for pick in plan.picks:
-        if pick.bundles_cuda is False and pick.cuda is not None:
-            if pick.cuda.major < 12:
-                release = f"{pick.cuda.major}.{pick.cuda.minor}"
-                conda.setdefault("cudatoolkit", f'cudatoolkit = "{release}.*"')
-                if (pick.cuda.major, pick.cuda.minor) >= (9, 2):
-                    conda.setdefault("cuda-version", f'cuda-version = "{release}.*"')
-                if pick.cudnn:
-                    conda.setdefault("cudnn", f'cudnn = "{pick.cudnn.split(".")[0]}.*"')
-            else:
-                lines.append(f"# {pick.package} needs the CUDA {pick.cuda} toolkit installed")
+        for name, version in toolkit.get(id(pick), ()):
+            conda.setdefault(name, f"{name} = {_toml_str(version)}")
+        if pick.bundles_cuda is False and pick.cuda is not None and id(pick) not in toolkit:
+            lines.append(f"# {pick.package} needs the CUDA {pick.cuda} toolkit installed")
     lines += list(conda.values())
     pages = _find_links(list(plan.picks))
     if pages:
@@ -534,14 +524,22 @@ def emit_pixi(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pixi_toolkit(plan: Plan) -> dict[int, tuple[str, ...]]:
-    """Per pick (by ``id``): the conda packages ``emit_pixi`` adds for its CUDA toolkit."""
-    out: dict[int, tuple[str, ...]] = {}
+def _pixi_toolkit(plan: Plan) -> dict[int, tuple[tuple[str, str], ...]]:
+    """Per pick (by ``id``): the conda-forge (name, version) pairs a pixi manifest adds
+    for a wheel that does not bring CUDA (tensorflow-gpu 1.x, ...): the toolkit and
+    cuDNN, as the conda emitter does, where cudatoolkit covers the release (< 12).
+    conda-forge's cuda-version (9.2 and later) pins the release: it constrains
+    cudatoolkit to it and __cuda, which pixi sets from [system-requirements] cuda, to
+    its major, so pixi refuses a machine too old for it."""
+    out: dict[int, tuple[tuple[str, str], ...]] = {}
     for pick in plan.picks:
         if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major < 12:
-            brings = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}.*"]
+            release = f"{pick.cuda.major}.{pick.cuda.minor}.*"
+            brings = [("cudatoolkit", release)]
+            if (pick.cuda.major, pick.cuda.minor) >= (9, 2):
+                brings.append(("cuda-version", release))
             if pick.cudnn:
-                brings.append(f"cudnn={pick.cudnn.split('.')[0]}.*")
+                brings.append(("cudnn", f"{pick.cudnn.split('.')[0]}.*"))
             out[id(pick)] = tuple(brings)
     return out
 
@@ -561,7 +559,10 @@ def format_warnings(plan: Plan, fmt: str, facts: Optional[CondaFacts] = None) ->
         toolkit = _conda_layout(plan, facts)[4]
         where = "the conda environment"
     elif fmt == "pixi":
-        toolkit = _pixi_toolkit(plan)
+        toolkit = {
+            key: tuple(f"{name}={version}" for name, version in brings)
+            for key, brings in _pixi_toolkit(plan).items()
+        }
         where = "the pixi manifest"
     else:
         return plan.warnings
