@@ -18,6 +18,7 @@ from envcheck.explain.signatures import (
     CPU_BUILD,
     CUDA_LIB,
     CUDNN,
+    DRIVER,
     ENV_VAR,
     MEMORY,
     NO_DRIVER,
@@ -406,6 +407,48 @@ def _label(fw: Framework) -> str:
     return fw_label(fw)
 
 
+def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """Whether the installed build needs a newer driver is the doctor's driver rule's
+    call (the message's driver facts are overlaid). Left here: the message names one
+    framework and what the driver supports, but not which build failed, so no rule
+    can judge it; the fix is then the newest build of that framework the resolver
+    finds for this driver, never a fixed CUDA variant the driver may be too old for."""
+    if cause.text is not None or len(m.signature.frameworks) != 1:
+        return
+    framework = m.signature.frameworks[0]
+    if any(fw.name == framework and fw.version for fw in snapshot.frameworks):
+        return
+    target = _target(snapshot, matrix)
+    top = target.driver_cuda
+    if top is None and target.driver is not None:
+        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+    if top is None:
+        return
+    command = _plan_command(framework, target, matrix)
+    cause.because(
+        f"the driver supports CUDA up to {top}, and the {framework} build that failed "
+        "was made for a newer CUDA",
+        "Upgrade the NVIDIA driver, or install a build this driver runs:\n  " + command
+        if command
+        else "Upgrade the NVIDIA driver.",
+    )
+
+
+def _plan_command(framework: str, target: Target, matrix: Matrix) -> Optional[str]:
+    """The pip command of the resolver's plan for ``framework`` on ``target``."""
+    from envcheck.resolve.emit import EMITTERS
+    from envcheck.resolve.plan import plan
+
+    try:
+        result = plan([framework], target, matrix)
+    except Exception:  # noqa: BLE001 - a fix suggestion must not break the explanation
+        return None
+    if result.unsatisfiable is not None:
+        return None
+    lines = [ln for ln in EMITTERS["pip"](result).splitlines() if ln and not ln.startswith("#")]
+    return "\n  ".join(lines) or None
+
+
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     """Whether a build runs on the GPU is the doctor's arch rule's call (the GPU and
     the compiled list the message states are overlay facts). Left here: a ptxas that
@@ -717,6 +760,7 @@ def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
 
 
 _ANALYSES = {
+    DRIVER: _driver,
     ARCH: _arch,
     CPU_BUILD: _cpu_build,
     CUDNN: _cudnn,

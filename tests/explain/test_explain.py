@@ -579,3 +579,39 @@ def test_tensorflow_device_lines_are_gpu_facts() -> None:
         "Found GPU0 Tesla K80 which is of cuda capability 3.7.\n"
     )
     assert extract(text).gpus == (("GeForce GT 730", "3.5"), ("Tesla K80", "3.7"))
+
+
+def test_driver_too_old_without_the_build_plans_for_the_driver_the_message_states() -> None:
+    # Colab-style: an unpinned `pip install torch`, then PyTorch's "found version 10010"
+    # (a CUDA 10.1 driver). No build is known, so no rule judges it; the fix must be a
+    # build that driver runs, not a fixed newer CUDA variant.
+    import re
+
+    from envcheck.model.versions import parse_cuda_version
+
+    text = (
+        "!pip install torch torchvision\n"
+        "RuntimeError: The NVIDIA driver on your system is too old (found version 10010)."
+        " Please update your GPU driver by downloading and installing a new version\n"
+    )
+    m = only(explain(text, None, load_matrix()), "torch-driver-too-old")
+    assert m.root_cause is not None and "CUDA up to 10.1" in m.root_cause
+    assert m.fix is not None and "pip install torch==" in m.fix
+    variant = re.search(r"/whl/cu(\d+)(\d)\b", m.fix)
+    assert variant is not None, m.fix
+    cuda = parse_cuda_version(f"{variant.group(1)}.{variant.group(2)}")
+    top = parse_cuda_version("10.1")
+    assert cuda is not None and top is not None and cuda <= top
+
+
+def test_driver_too_old_with_a_known_build_is_the_doctors_call(mini_matrix: Matrix) -> None:
+    # The build is known: the doctor's driver rule names the cause, not the fallback.
+    s = snap(
+        frameworks=[
+            {"name": "torch", "version": "2.5.1+cu124", "cuda_version": "12.4", "cpu_only": False}
+        ],
+    )
+    text = "RuntimeError: The NVIDIA driver on your system is too old (found version 11040)."
+    m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
+    assert m.root_cause is not None
+    assert "made for a newer CUDA" not in m.root_cause
