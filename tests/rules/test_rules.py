@@ -142,6 +142,19 @@ def test_cpu_only_build_with_gpu(mini_matrix: Matrix) -> None:
     assert "pip uninstall -y torch" in (f.fix or "")
 
 
+def test_cpu_only_build_beside_a_gpu_framework_is_a_warning(mini_matrix: Matrix) -> None:
+    # GPU acceleration works through torch; the CPU onnxruntime package (often some
+    # other package's dependency) is worth a warning, not an error that fails CI.
+    ort = {"name": "onnxruntime", "version": "1.30.0", "package": "onnxruntime", "cpu_only": True}
+    s = snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[TORCH_CU124, ort])
+    f = ids(s, mini_matrix)["cpu-only-build"]
+    assert f.severity is Severity.WARNING
+    assert "onnxruntime 1.30.0" in f.title and "torch" in f.title
+    # With no framework on the GPU, the same package is the error it always was.
+    alone = ids(snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[ort]), mini_matrix)
+    assert alone["cpu-only-build"].severity is Severity.ERROR
+
+
 def test_cpu_only_build_without_gpu_is_fine(mini_matrix: Matrix) -> None:
     found = ids(snap(frameworks=[TORCH_CPU], probes=["driver"]), mini_matrix)
     assert "cpu-only-build" not in found
