@@ -143,7 +143,12 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
             )
         )
     if snapshot.env:
-        sections.append(_kv_table("Environment variables", list(snapshot.env.items())))
+        sections.append(
+            _kv_table(
+                "Environment variables",
+                [(k, _shorten(v, ENV_VALUE_WIDTH)) for k, v in snapshot.env.items()],
+            )
+        )
     if snapshot.errors:
         sections.append(
             _table(
@@ -153,6 +158,17 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
             )
         )
     return sections
+
+
+# nvidia/cuda container images set NVIDIA_REQUIRE_CUDA to a list of ~2 000 characters;
+# the text report shows the start of such a value, --json all of it.
+ENV_VALUE_WIDTH = 160
+
+
+def _shorten(value: str, width: int) -> str:
+    if len(value) <= width:
+        return value
+    return f"{value[: width - 40].rstrip()} ... ({len(value)} characters; --json shows all)"
 
 
 def render_snapshot(snapshot: Snapshot, console: Any, title: Optional[str] = None) -> None:

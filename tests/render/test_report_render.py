@@ -71,3 +71,22 @@ def test_markdown_keeps_commands_verbatim() -> None:
     md = render_report_markdown(report())
     assert f"    {FIX}" in md
     assert "**ERROR** tensorflow-cpu 2.16.1 is a CPU-only build (`cpu-only-build`)" in md
+
+
+def test_long_environment_values_are_shortened_in_text_not_in_json() -> None:
+    # The value nvidia/cuda images set (read on the lent H100, 2026-11-24) is ~2 000
+    # characters; the text report keeps the start and says where the rest is.
+    require = "cuda>=13.0 " + " ".join(
+        f"brand=tesla,driver>={b},driver<{b + 1}" for b in range(535, 600)
+    )
+    snap = Snapshot(env={"NVIDIA_REQUIRE_CUDA": require, "CUDA_HOME": "/usr/local/cuda"})
+    console = make_console(color=False)
+    buf = io.StringIO()
+    console.file = buf
+    render_report_text(Report(snap, "1/2026-11-22", ()), console)
+    out = " ".join(buf.getvalue().split())  # the table may wrap the cell
+    assert "cuda>=13.0 brand=tesla,driver>=535" in out
+    assert f"({len(require)} characters; --json shows all)" in out
+    assert "driver>=599" not in out
+    assert "/usr/local/cuda" in out
+    assert snap.to_json()["env"]["NVIDIA_REQUIRE_CUDA"] == require
