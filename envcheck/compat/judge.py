@@ -318,11 +318,29 @@ def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Re
         _driver_reasons(c, target, matrix, reasons)
     elif c.cuda is not None and target.driver_cuda is not None:
         _driver_cuda_reasons(c, target.driver_cuda, target, matrix, reasons)
-    reasons.extend(gpu_driver_reasons(target, matrix))
+    named, dropped = _target_facts(target, matrix)
+    reasons.extend(dropped)
     code = Code.NATIVE if target.gpus else Code.UNKNOWN
-    for cc, name in _named_gpus(target):
+    for cc, name in named:
         code = min(code, _arch_reason(c, cc, name, matrix, reasons))
     return code
+
+
+def _target_facts(
+    target: Target, matrix: Matrix
+) -> tuple[tuple[tuple[ComputeCapability, str], ...], tuple[Reason, ...]]:
+    """The target's GPUs with their labels, and the GPUs its driver dropped.
+
+    Facts of the target alone, while a plan judges every build against it: derived
+    once per target and matrix.
+    """
+    key = ("target_facts", target.driver, target.gpus, target.gpu_names)
+    known = matrix.memo.get(key)
+    if known is None:
+        if len(matrix.memo) >= 65536:  # a fleet of distinct targets: stay bounded
+            matrix.memo.clear()
+        known = matrix.memo[key] = (tuple(_named_gpus(target)), gpu_driver_reasons(target, matrix))
+    return known
 
 
 def _driver_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Reason]) -> None:
