@@ -217,8 +217,8 @@ def deep_findings(
                         NO_ACCELERATION,
                         Category.OTHER,
                         Severity.WARNING,
-                        f"{r.framework}: the GPU was not faster than the CPU on a small "
-                        "training step",
+                        f"{r.framework}: the GPU was not faster than the CPU on the same "
+                        "small workload",
                         evidence=tuple(evidence),
                         fix="Check that the GPU is not shared or throttled "
                         "(nvidia-smi -q -d PERFORMANCE) and that work really runs on it.",

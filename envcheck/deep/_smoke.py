@@ -134,6 +134,20 @@ def smoke_torch():
     )
 
 
+def acceleration(gpu_run, cpu_run, sync=None, what="matmul 2048x2048"):
+    """Time the same work on the GPU and on the CPU: the GPU-vs-CPU check users
+    run by hand to see that the GPU really does the work."""
+    gpu_t = timed(gpu_run, sync)
+    cpu_t = timed(cpu_run, repeat=2)
+    RESULT["metrics"]["matmul_speedup"] = round(cpu_t / gpu_t, 1)
+    check(
+        "acceleration",
+        cpu_t / gpu_t > 1.5,
+        "%s %.1f ms on GPU vs %.1f ms on CPU (%.1fx)"
+        % (what, gpu_t * 1e3, cpu_t * 1e3, cpu_t / gpu_t),
+    )
+
+
 def smoke_tensorflow():
     import tensorflow as tf
 
@@ -146,9 +160,8 @@ def smoke_tensorflow():
     except Exception:  # pragma: no cover - very old or very new TF
         kinds = []
     RESULT["devices"] = [{"type": k} for k in kinds]
-    if hasattr(tf.config, "list_physical_devices"):
-        gpus = tf.config.list_physical_devices("GPU")
-        count = len(gpus)
+    if hasattr(tf, "config") and hasattr(tf.config, "list_physical_devices"):
+        count = len(tf.config.list_physical_devices("GPU"))
     else:
         count = kinds.count("GPU")
     check(
@@ -156,6 +169,10 @@ def smoke_tensorflow():
     )
     if count == 0:
         return
+    # The check TensorFlow's own docs give (1.x and 2.x): '/device:GPU:0' when a GPU is used.
+    name = tf.test.gpu_device_name()
+    check("gpu_device_name", bool(name), "tf.test.gpu_device_name() = %r" % name)
+    size = 2048
     if hasattr(tf, "function") and tf.executing_eagerly():
         with tf.device("/GPU:0"):
             a = tf.random.normal((512, 512))
@@ -165,13 +182,33 @@ def smoke_tensorflow():
             y = tf.nn.conv2d(x, k, strides=1, padding="VALID")
         check("matmul", tuple(b.shape) == (512, 512), b.device)
         check("cudnn_conv", tuple(y.shape) == (8, 62, 62, 16), y.device)
+
+        def on(device):
+            with tf.device(device):
+                m = tf.random.normal((size, size))
+
+            def run():
+                # Placed explicitly (eager ops go to the GPU by default); .numpy() of
+                # a scalar waits for the device and copies 4 bytes back.
+                with tf.device(device):
+                    return tf.reduce_sum(tf.linalg.matmul(m, m)).numpy()
+
+            return run
+
+        acceleration(on("/GPU:0"), on("/CPU:0"))
     else:  # TensorFlow 1.x graph mode
-        with tf.device("/gpu:0"):
-            a = tf.random_normal((512, 512))
-            b = tf.matmul(a, a)
-        with tf.Session() as sess:
-            out = sess.run(b)
-        check("matmul", out.shape == (512, 512), "graph mode")
+        ops = {}
+        for label, device in (("gpu", "/gpu:0"), ("cpu", "/cpu:0"), ("small", "/gpu:0")):
+            n = 512 if label == "small" else size
+            with tf.device(device):
+                m = tf.Variable(tf.random_normal((n, n)))
+                ops[label] = (m, tf.reduce_sum(tf.matmul(m, m)))
+        config = tf.ConfigProto(allow_soft_placement=False)
+        with tf.Session(config=config) as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(tf.matmul(ops["small"][0], ops["small"][0]))
+            check("matmul", out.shape == (512, 512), "graph mode")
+            acceleration(lambda: sess.run(ops["gpu"][1]), lambda: sess.run(ops["cpu"][1]))
 
 
 def smoke_jax():
@@ -190,10 +227,16 @@ def smoke_jax():
     x = jax.device_put(jnp.ones((512, 512)), gpus[0])
     y = f(x).block_until_ready()
     check("jit", y.shape == (512, 512), "jitted matmul on %s" % gpus[0])
+    g = jax.jit(lambda m: (m @ m).sum())
+    m = jnp.ones((2048, 2048), dtype=jnp.float32)
+    on_gpu = jax.device_put(m, gpus[0])
+    on_cpu = jax.device_put(m, jax.devices("cpu")[0])
+    acceleration(lambda: g(on_gpu).block_until_ready(), lambda: g(on_cpu).block_until_ready())
 
 
 def smoke_cupy():
     import cupy
+    import numpy
 
     RESULT["version"] = cupy.__version__
     n = cupy.cuda.runtime.getDeviceCount()
@@ -203,6 +246,9 @@ def smoke_cupy():
     b = a @ a
     cupy.cuda.Stream.null.synchronize()
     check("matmul", b.shape == (512, 512), "cuBLAS matmul")
+    m = cupy.random.random((2048, 2048), dtype=cupy.float32)
+    host = cupy.asnumpy(m)
+    acceleration(lambda: m @ m, lambda: numpy.dot(host, host), cupy.cuda.Stream.null.synchronize)
 
 
 def smoke_onnxruntime():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -177,3 +178,81 @@ def test_device_bandwidth_from_nvml_bus_width_and_clock(mini_matrix: Matrix) -> 
     assert finding.id == "deep-device-bandwidth-low"
     assert "1008 GB/s" in finding.title
     assert deep_findings([ok], snap, mini_matrix) == ()
+
+
+# A stand-in for tensorflow-gpu 1.14 in graph mode (the case envcheck was born from:
+# tf.test.gpu_device_name() and a GPU-vs-CPU timing), with a GPU that is 40 times
+# faster than the CPU. Each op keeps the device it was placed on, so the timing
+# only comes out right if the CPU side really ran on the CPU.
+_FAKE_TF1 = """
+import time
+__version__ = "1.14.0"
+_where = ["/cpu:0"]
+
+class _Device:
+    def __init__(self, name): self.name = name
+    def __enter__(self): _where.append(self.name)
+    def __exit__(self, *a): _where.pop()
+
+class _Op:
+    def __init__(self, n, cost):
+        self.n, self.cost, self.device = n, cost, _where[-1]
+
+def device(name): return _Device(name)
+def random_normal(shape): return _Op(shape[0], 0)
+def Variable(op): return op
+def matmul(a, b): return _Op(a.n, a.n ** 3)
+def reduce_sum(op): return op
+def global_variables_initializer(): return _Op(0, 0)
+def ConfigProto(**kw): return kw
+
+class _Out:
+    shape = (512, 512)
+
+class Session:
+    def __init__(self, config=None): pass
+    def __enter__(self): return self
+    def __exit__(self, *a): pass
+    def run(self, op):
+        per_flop = 1e-12 if "gpu" in op.device else 40e-12
+        time.sleep(op.cost * per_flop)
+        return _Out()
+
+class test:
+    @staticmethod
+    def gpu_device_name(): return "/device:GPU:0"
+"""
+
+_FAKE_DEVICE_LIB = """
+class _D:
+    def __init__(self, t): self.device_type = t
+def list_local_devices(): return [_D("CPU"), _D("GPU")]
+"""
+
+
+@pytest.mark.real_machine
+def test_tensorflow_1_graph_mode_smoke_test_checks_device_name_and_timing(tmp_path: Path) -> None:
+    import subprocess
+
+    pkg = tmp_path / "tensorflow"
+    (pkg / "python" / "client").mkdir(parents=True)
+    (pkg / "__init__.py").write_text(_FAKE_TF1)
+    (pkg / "python" / "__init__.py").write_text("")
+    (pkg / "python" / "client" / "__init__.py").write_text("")
+    (pkg / "python" / "client" / "device_lib.py").write_text(_FAKE_DEVICE_LIB)
+    done = subprocess.run(
+        [sys.executable, str(SMOKE_SCRIPT), "tensorflow"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    r = parse_smoke_output("tensorflow", CommandResult(done.returncode, done.stdout, done.stderr))
+    assert r.ok, (r.error, done.stderr[-2000:])
+    checks = {c["name"]: c for c in r.checks}
+    assert checks["gpu_device_name"]["detail"] == "tf.test.gpu_device_name() = '/device:GPU:0'"
+    assert checks["matmul"]["ok"]
+    assert "on GPU vs" in checks["acceleration"]["detail"]
+    # 2048^3 multiply-adds at 1e-12 s vs 40e-12 s each: the CPU side ran on the CPU.
+    assert 20 < r.metrics["matmul_speedup"] < 60
