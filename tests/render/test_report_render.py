@@ -90,3 +90,16 @@ def test_long_environment_values_are_shortened_in_text_not_in_json() -> None:
     assert "driver>=599" not in out
     assert "/usr/local/cuda" in out
     assert snap.to_json()["env"]["NVIDIA_REQUIRE_CUDA"] == require
+
+
+def test_cuda_column_shows_the_major_a_plugin_name_gives() -> None:
+    from envcheck.model.snapshot import Framework
+    from envcheck.render.text import render_snapshot
+
+    jax = Framework(name="jax", version="0.11.2", cpu_only=False, build={"cuda_major": "13"})
+    console = make_console(color=False)
+    buf = io.StringIO()
+    console.file = buf
+    render_snapshot(Snapshot(frameworks=(jax,)), console)
+    row = next(x for x in buf.getvalue().splitlines() if "0.11.2" in x)
+    assert "13.x" in row.replace("│", " ").split()
