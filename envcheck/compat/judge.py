@@ -535,11 +535,21 @@ def _inferred_code(
 ) -> tuple[Any, Any, str, tuple[str, ...]]:
     """Bounds on an unknown architecture list: (SASS, PTX, where, sources) or Nones.
 
-    The build's CUDA toolkit can only emit SASS for the capabilities its nvcc
+    A release range's arch floor (the framework file's ``[[arch_floor]]``) rules
+    out a GPU below it. The build's CUDA toolkit can only emit SASS for the capabilities its nvcc
     lists (cuda_arch.toml). The other CUDA variants of the same release are built
     from one configuration, so their lists tell what this one carries for a GPU
     the toolkit can target, and whether the release ships PTX at all.
     """
+    floor = matrix.arch_floor(c.framework, c.version)
+    if floor is not None and cc < floor.compute_capability:
+        # Every build of these releases starts above the GPU: neither SASS (same
+        # major, lower minor) nor PTX (lower or equal) can reach it.
+        where = (
+            f"{c.framework} {floor.versions} builds carry no code below "
+            f"{floor.compute_capability.sm}"
+        )
+        return (), (), where, (floor.origin.cite(),)
     siblings = sibling_builds(c, matrix)
     toolkit = None if c.cuda is None else matrix.toolkit_archs_for(c.cuda)
     emits = None if c.cuda is None else _emits(matrix, c.cuda, cc)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck.errors import InputError
 from envcheck.matrix.load import DOMAINS, FRAMEWORK_FILES, matrix_dir_files, read_domain
 from envcheck.matrix.rows import (
+    ArchFloor,
     Architecture,
     Build,
     Companion,
@@ -81,6 +82,7 @@ class Matrix:
     retired_archs: tuple[RetiredArch, ...] = ()
     builds: Mapping[str, tuple[Build, ...]] = field(default_factory=dict)
     companions: tuple[Companion, ...] = ()
+    arch_floors: tuple[ArchFloor, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
     nvidia_pins: tuple[NvidiaPin, ...] = ()
@@ -404,6 +406,20 @@ class Matrix:
             ):
                 return row
         return None
+
+    def arch_floor(self, framework: str, version: str) -> Optional[ArchFloor]:
+        """The row bounding from below the code every build of ``framework``
+        ``version`` carries (SASS or PTX); None when the matrix states none."""
+        for row, spec in self._arch_floor_specs:
+            if row.framework == framework and spec.contains(version, prereleases=True):
+                return row
+        return None
+
+    @functools.cached_property
+    def _arch_floor_specs(self) -> tuple[tuple[ArchFloor, Any], ...]:
+        from packaging.specifiers import SpecifierSet
+
+        return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
 
     def companion(self, torch_version: str) -> Optional[Companion]:
         wanted = _normalise_release(torch_version)

@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from envcheck.errors import InputError
 from envcheck.matrix.rows import (
+    ArchFloor,
     Architecture,
     Build,
     Companion,
@@ -432,6 +433,23 @@ def read_framework(
                 origin=r.origin(),
             )
 
+        def arch_floor(r: RowReader) -> ArchFloor:
+            spec = r.string("versions")
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(spec)
+            except InvalidSpecifier:
+                r.fail("versions", f"{spec!r} is not a PEP 440 specifier")
+            raw_cc = r.string("compute_capability")
+            cc = parse_compute_capability(raw_cc)
+            if cc is None or not re.match(r"^\d{1,2}\.\d$", raw_cc):
+                r.fail("compute_capability", f"expected e.g. '3.5', got {raw_cc!r}")
+            assert cc is not None
+            return ArchFloor(
+                framework=name, versions=spec, compute_capability=cc, origin=r.origin()
+            )
+
         def nvidia_pin(r: RowReader) -> NvidiaPin:
             versions = r.strings("versions", required=True)
             if not versions:
@@ -460,13 +478,14 @@ def read_framework(
 
         tables: tuple[str, ...] = ("build",)
         if name == "torch":
-            tables += ("companion",)
+            tables += ("companion", "arch_floor")
         if name in NVIDIA_PIN_FILES:
             tables += ("nvidia_pin",)
         _unknown_tables(doc, file, text, tables)
         out: dict[str, Any] = {"builds": _rows(file, text, doc, "build", build)}
         if name == "torch":
             out["companions"] = _rows(file, text, doc, "companion", companion)
+            out["arch_floors"] = _rows(file, text, doc, "arch_floor", arch_floor)
         if name in NVIDIA_PIN_FILES:
             out["nvidia_pins"] = _rows(file, text, doc, "nvidia_pin", nvidia_pin)
         return out

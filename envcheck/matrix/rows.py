@@ -147,6 +147,18 @@ class Build:
 
 
 @record
+class ArchFloor:
+    """The lowest compute capability any build of a range of a framework's releases
+    carries code (SASS or PTX) for: a bound on a build whose exact list is unknown."""
+
+    framework: str
+    versions: str
+    """PEP 440 specifier of the releases the floor holds for."""
+    compute_capability: ComputeCapability
+    origin: Origin
+
+
+@record
 class Companion:
     version: str
     torchvision: Optional[str]

@@ -8,7 +8,7 @@ from envcheck.errors import InputError
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import Origin
+    from envcheck.matrix.rows import ArchFloor, Origin
 
 
 def _fail(origin: Origin, message: str) -> InputError:
@@ -197,12 +197,39 @@ def _check_framework_references(matrix: Matrix) -> None:
                     )
 
 
+def _check_floor(matrix: Matrix, floor: ArchFloor) -> None:
+    """An arch floor covers builds that exist, and no build with a known list has
+    code below it."""
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(floor.versions)
+    covered = [
+        b
+        for b in matrix.builds.get(floor.framework, ())
+        if any(spec.contains(v, prereleases=True) for v in b.versions)
+    ]
+    if not covered:
+        _fail(floor.origin, f"arch_floor {floor.versions}: no {floor.framework} build")
+    for b in covered:
+        code = (*(b.archs or ()), *(b.ptx or ()))
+        low = min(code, default=None)
+        if low is not None and low < floor.compute_capability:
+            _fail(
+                b.origin,
+                f"{floor.framework} {b.versions[0]} {b.variant}: code for {low.sm}, below "
+                f"the arch_floor {floor.compute_capability} of {floor.framework} "
+                f"{floor.versions} (line {floor.origin.line})",
+            )
+
+
 def _check_pairings(matrix: Matrix) -> None:
     torch = {v for b in matrix.builds.get("torch", ()) for v in b.versions}
     if torch:
         for comp in matrix.companions:
             if comp.version not in torch:
                 _fail(comp.origin, f"companion row for torch {comp.version}: no torch build")
+    for floor in matrix.arch_floors:
+        _check_floor(matrix, floor)
     tensorflow = {v for b in matrix.builds.get("tensorflow", ()) for v in b.versions}
     if tensorflow:
         for pin in matrix.keras_pins:

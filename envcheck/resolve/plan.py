@@ -914,12 +914,26 @@ def _explain_block(
         )
     if first.constraint == GPU_ARCH:
         cc = ", ".join(f"sm_{c.major}{c.minor}" for c in target.gpus)
+        why, sources = first.message, first.sources
+        floors = {id(f): f for f in (matrix.arch_floor(fw, c.version) for c in gpu)}
+        floor = next(iter(floors.values())) if len(floors) == 1 else None
+        if floor is not None and target.gpus and max(target.gpus) < floor.compute_capability:
+            # One data fact answers for every build: say it rather than the newest's list.
+            why = f"{fw} {floor.versions} builds carry no code below {floor.compute_capability.sm}"
+            sources = (floor.origin.cite(),)
+        lasts = [(g, matrix.last_cuda_for(g)) for g in sorted(set(target.gpus))]
+        legacy = "; ".join(
+            f"the last CUDA release that can compile for {g.sm} is {last}"
+            for g, last in lasts
+            if last is not None
+        )
         return Unsatisfiable(
             fw,
             GPU_ARCH,
-            f"no {fw} build matching {spec} has kernels for {cc}: {first.message}",
+            f"no {fw} build matching {spec} has kernels for {cc}: {why}"
+            + (f"; {legacy}" if legacy else ""),
             alt_text or "no build in the matrix supports this GPU",
-            first.sources,
+            sources,
         )
     if first.constraint == PYTHON:
         pys = sorted({p for c in gpu for p in c.build.python}, key=_version_key)

@@ -101,4 +101,27 @@ def test_plan_knows_a_kepler_notebook_gpu_by_name() -> None:
     result = run_cli("plan", "torch", "--gpu", "GeForce GTX 680M", "--driver", "470.256.02")
     assert "unknown GPU" not in result.stderr
     assert "sm_30" in result.stderr
-    assert result.exit_code in (0, 1)
+    assert result.exit_code == 1  # no torch wheel has code for sm_30 (torch.toml [[arch_floor]])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "NVIDIA GeForce GT 750M",  # GK107M: no verified GK107 row to anchor it
+        "NVIDIA GeForce GT 740M",  # GK107M and GK208M under one name (3.0 or 3.5)
+        "NVIDIA GeForce GT 720M",  # GF117M and GK208M under one name (2.1 or 3.5)
+        "NVIDIA GeForce GTX 860M",  # GK104M and GM107M under one name (3.0 or 5.0)
+    ],
+)
+def test_a_notebook_gpu_without_a_sourced_row_gets_no_guessed_capability(
+    shipped: Matrix, name: str
+) -> None:
+    """Series numbers do not give a capability: until NVIDIA's page (or a verified
+    same-chip anchor) can be read for these, they stay unknown, not inferred."""
+    assert shipped.gpu_match(name) is None
+
+
+def test_its_user_gives_sm_30_and_hears_the_legacy_answer() -> None:
+    result = run_cli("plan", "torch", "--gpu", "sm_30", "--driver", "470.256.02")
+    assert result.exit_code == 1
+    assert "carry no code below sm_35" in " ".join(result.stderr.split())

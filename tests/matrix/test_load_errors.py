@@ -424,3 +424,39 @@ verified = true
 """
     err = load(tmp_path, conda=HEADER + CONDA_ROW.format(channel="defaults") + absent)
     assert "also listed as absent" in str(err)
+
+
+_FLOOR = """
+[[arch_floor]]
+versions = "{versions}"
+compute_capability = "{cc}"
+source = "https://github.com/pytorch/builder/"
+verified = true
+"""
+
+
+def test_an_arch_floor_below_a_known_list_is_rejected(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    floor = _FLOOR.format(versions=">=2.0", cc="5.0")
+    err = load(tmp_path, torch=files["torch"] + floor)
+    assert "code for sm_37, below the arch_floor 5.0 of torch >=2.0" in one_line(err)
+
+
+def test_an_arch_floor_needs_a_build_and_a_capability(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, torch=files["torch"] + _FLOOR.format(versions="<1.0", cc="3.5"))
+    assert "arch_floor <1.0: no torch build" in one_line(err)
+    err = load(tmp_path, torch=files["torch"] + _FLOOR.format(versions=">=2.0", cc="sm_35"))
+    assert "expected e.g. '3.5'" in one_line(err)
+
+
+def test_an_arch_floor_the_builds_respect_loads(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    (tmp_path / "torch.toml").write_text(
+        files["torch"] + _FLOOR.format(versions=">=2.0", cc="3.5"), encoding="utf-8"
+    )
+    matrix = load_matrix_from(tmp_path)
+    floor = matrix.arch_floor("torch", "2.5.1")
+    assert floor is not None and str(floor.compute_capability) == "3.5"
+    assert matrix.arch_floor("torch", "1.13.1") is None
+    assert matrix.arch_floor("tensorflow", "2.5.1") is None
