@@ -133,7 +133,9 @@ def _legacy(label: str, cc: ComputeCapability, matrix: Matrix) -> Iterator[Findi
             f"CUDA {in_use.cuda}'s nvcc targets {min(in_use.compute_capabilities).sm} and newer",
         ),
         fix=(
-            f"Use framework releases built for CUDA {last} or older"
+            f"Only framework builds for CUDA {last} or older can carry {cc.sm} code, and "
+            f"few do: `envcheck plan "
+            f"FRAMEWORK --gpu {cc.sm}` says which release still runs, else build from source"
             if last
             else "Use a newer GPU: current CUDA toolkits cannot target this one"
         ),
