@@ -307,6 +307,8 @@ class _Cause:
     text: Optional[str] = None
     evidence: list[str] = field(default_factory=list)
     fix: Optional[str] = None
+    by: Optional[str] = None
+    """The id of the doctor finding the cause was adopted from."""
 
     def add(self, fact: str) -> None:
         if fact not in self.evidence:
@@ -350,6 +352,7 @@ def _with_root_cause(
             # The doctor, run on the snapshot with the message's facts laid over it,
             # names an error of the kind the signature reports: that is the cause.
             cause.because(errors[0].title, errors[0].fix)
+            cause.by = errors[0].id
             for line in errors[0].evidence:
                 cause.add(line)
         if analysis is not None:
@@ -639,44 +642,23 @@ def _cudnn_compat_version(m: Match, cause: _Cause) -> None:
         )
 
 
-_SONAME_CUDA = {"libcudart": 0, "libcublas": 0, "libcublaslt": 0, "libnvrtc": 0}
-
-
 def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    lib = m.facts.get("lib") or ""
-    mm = re.match(r"(lib[A-Za-z]+)\w*\.so\.(\d+)", lib)
-    wanted: Optional[int] = None
-    if mm and mm.group(1).lower() in _SONAME_CUDA:
-        wanted = int(mm.group(2))
-        cause.add(f"{lib} belongs to CUDA {wanted}")
-    have: dict[int, list[str]] = {}
-    for tk in snapshot.cuda_toolkits:
-        v = parse_cuda_version(tk.version)
-        if v is not None:
-            have.setdefault(v.major, []).append(f"CUDA toolkit {tk.version}")
-    for fw in snapshot.frameworks:
-        v = parse_cuda_version(fw.cuda_version)
-        if v is not None and not fw.cpu_only:
-            have.setdefault(v.major, []).append(f"{_label(fw)} (CUDA {v})")
-    for name in snapshot.packages:
-        pm = re.match(r"nvidia-[a-z-]+-cu(\d+)$", name.lower())
-        if pm:
-            have.setdefault(int(pm.group(1)), []).append(name)
-    for major in sorted(have):
-        cause.add(f"CUDA {major} here: " + ", ".join(have[major][:4]))
-    if wanted is not None and have and wanted not in have:
-        majors = ", ".join(str(k) for k in sorted(have))
-        fix = None
-        if m.signature.id.startswith("onnxruntime"):
-            fix = (
-                f"Install the onnxruntime-gpu build for CUDA {majors} (ONNX Runtime's CUDA "
-                "requirements table lists which version uses which CUDA and cuDNN)."
-            )
-        cause.because(
-            f"the failing component was built for CUDA {wanted}, but this environment has "
-            f"CUDA {majors}",
-            fix or f"Install the build of the failing package made for CUDA {majors}.",
+    """Which CUDA runtime the failing process lacked, and what is installed instead, is
+    the doctor's CUDA runtime rule's call (the library the message could not open is an
+    overlay fact). Left here, message-only: onnxruntime-gpu's own fix, since only the
+    message says that the library was onnxruntime's CUDA provider's dependency."""
+    from envcheck.rules.lib_paths import CUDA_RUNTIME_MISSING, installed_cuda
+
+    if not m.signature.id.startswith("onnxruntime") or cause.by != CUDA_RUNTIME_MISSING:
+        return
+    table = "(ONNX Runtime's CUDA requirements table lists which version uses which CUDA and cuDNN)"
+    majors = sorted({v.major for v, _what in installed_cuda(snapshot)})
+    if majors:
+        cause.fix = (
+            f"Install the onnxruntime-gpu build for CUDA {', '.join(map(str, majors))} {table}."
         )
+    elif cause.fix:
+        cause.fix += f"\nOr install the onnxruntime-gpu build for the CUDA you have {table}."
 
 
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:

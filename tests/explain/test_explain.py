@@ -342,10 +342,52 @@ def test_onnxruntime_built_for_cuda_11_on_cuda_12(mini_matrix: Matrix) -> None:
         "libcublasLt.so.11: cannot open shared object file: No such file or directory"
     )
     m = only(explain(text, s, mini_matrix), "onnxruntime-cuda-provider-load-failed")
-    assert m.root_cause == (
-        "the failing component was built for CUDA 11, but this environment has CUDA 12"
-    )
+    # The library the message could not open is an overlay fact; the doctor's CUDA
+    # runtime rule compares it with what is installed. The onnxruntime-gpu fix is
+    # message-only (only the message says whose dependency the library was).
+    assert m.root_cause == "the process needs the CUDA 11.x runtime but only CUDA 12 is installed"
+    assert "the CUDA 11 cublasLt library could not be opened (from the message)" in m.evidence
     assert m.fix is not None and m.fix.startswith("Install the onnxruntime-gpu build for CUDA 12")
+
+
+def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    tf = {
+        "name": "tensorflow",
+        "version": "2.10.0",
+        "cuda_version": "11.2",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    text = (
+        "W0101 12:00:00.000 myapp/loader.cc:42] Could not load dynamic library "
+        "'cublas64_11.dll'; dlerror: cublas64_11.dll not found"
+    )
+    assert extract(text).cuda_unloadable == (("cublas", "11"),)
+    m = only(explain(text, snap(frameworks=[tf]), mini_matrix), "tf-dlopen-cuda-library")
+    assert m.root_cause == (
+        "tensorflow 2.10.0 needs the CUDA 11.x runtime but could not load its cublas library"
+    )
+    assert m.fix is not None and "nvidia-cuda-runtime-cu11" in m.fix
+    # The CUDA it lacked is installed, but not where the process looks.
+    kit = [{"version": "11.8.89", "path": "/opt/cuda-11.8"}]
+    m = only(
+        explain(text, snap(frameworks=[tf], cuda_toolkits=kit), mini_matrix),
+        "tf-dlopen-cuda-library",
+    )
+    assert m.root_cause is not None and m.root_cause.startswith(
+        "The CUDA 11.x runtime is installed (CUDA toolkit 11.8.89 at /opt/cuda-11.8)"
+    )
+    # Nothing known about the machine: the message alone says what that run lacked.
+    other = "ImportError: libnvrtc.so.12: cannot open shared object file: No such file"
+    assert extract(other).cuda_unloadable == (("nvrtc", "12"),)
+    m = only(explain(other, None, mini_matrix), "cupy-nvrtc-missing")
+    assert m.root_cause == (
+        "the process needs the CUDA 12.x runtime but could not load its nvrtc library"
+    )
+    # A library numbered by its own major (cuFFT 10 is CUDA 11's) states no CUDA.
+    assert extract("libcufft.so.10: cannot open shared object file").cuda_unloadable == ()
 
 
 def test_cuda_visible_devices_hides_every_gpu(mini_matrix: Matrix) -> None:
