@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.explain.facts import MessageFacts
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import Build
     from envcheck.model.snapshot import Framework, Snapshot
 
 EXPLAIN_SCHEMA = "envcheck.explain/1"
@@ -493,38 +492,6 @@ def _ptxas(
                 )
 
 
-def _runnable_builds(
-    framework: str, target: Target, matrix: Matrix, cc: ComputeCapability
-) -> list[tuple[str, str]]:
-    """(label, pip command) of the newest builds that run on the target, newest first."""
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import from_build
-
-    on = replace(target, gpus=(cc,), gpu_names=(), nvidia=True)
-    out: list[tuple[str, str]] = []
-    for version in reversed(matrix.releases(framework)):
-        for build in matrix.builds_for(framework, version, platform=target.platform):
-            if build.cpu_only or build.withdrawn:
-                continue
-            verdict = J.judge(from_build(build, version), on, matrix)
-            if not verdict.runs or verdict.code < J.Code.PTX:
-                continue
-            out.append((verdict.candidate.label, _pip_command(build, version)))
-        if len(out) >= 3:
-            break
-    return out
-
-
-def _pip_command(build: Build, version: str) -> str:
-    name = build.package + (f"[{build.extra}]" if build.extra else "")
-    command = f"pip install '{name}=={version}'"
-    if build.index_url:
-        command += f" --index-url {build.index_url}"
-    if build.find_links:
-        command += f" --find-links {build.find_links}"
-    return command
-
-
 def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     from envcheck.rules._facts import gpu_facts
 
@@ -549,10 +516,18 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
         if not cpu:
             continue
         fix = None
-        if target.gpus:
-            alternatives = _runnable_builds(fw.name or "", target, matrix, target.gpus[0])
-            if alternatives:
-                fix = "Install a GPU build that runs here:\n  " + alternatives[0][1]
+        if target.gpus and fw.name:
+            # The resolver's plan for this framework on these GPUs, as the doctor's
+            # CPU-build rule words it (the GPUs are NVIDIA's: a CUDA build, never a CPU
+            # one); the CPU build goes first, or pip keeps it for the same version.
+            from envcheck.rules._fix import install_fix
+
+            command = install_fix(fw.name, replace(target, nvidia=True), matrix, snapshot.packages)
+            if command:
+                fix = (
+                    "Install a GPU build that runs here:\n  "
+                    f"pip uninstall -y {fw.package or fw.name}\n  {command}"
+                )
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
         else:

@@ -225,6 +225,41 @@ def test_cpu_only_torch_on_a_gpu_machine(mini_matrix: Matrix) -> None:
     assert m.fix is not None and "--index-url https://download.pytorch.org/whl/cu1" in m.fix
 
 
+def test_a_cpu_build_fix_is_the_resolvers_plan(mini_matrix: Matrix) -> None:
+    from envcheck.compat.target import target_from_snapshot
+    from envcheck.resolve.emit import emit_pip
+    from envcheck.resolve.plan import plan
+
+    text = (
+        'File "demo.py", line 7, in <module>\nAssertionError: Torch not compiled with CUDA enabled'
+    )
+    # torch of unknown build (no CUDA version): the doctor's CPU-build rule does not
+    # judge it, explain's analysis names the cause and the resolver's plan the fix.
+    unknown = {"name": "torch", "version": "2.5.1", "package": "torch"}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[unknown],
+        packages={"torch": "2.5.1", "torchvision": "0.20.1"},
+        python={"version": "3.11.9"},
+    )
+    m = only(explain(text, s, mini_matrix), "torch-not-compiled-with-cuda")
+    assert m.root_cause == "torch 2.5.1 is a CPU-only build on a machine with an NVIDIA GPU"
+    planned = plan(["torch", "torchvision"], target_from_snapshot(s), mini_matrix)
+    assert planned.ok
+    lines = [ln for ln in emit_pip(planned).splitlines() if ln and not ln.startswith("#")]
+    assert m.fix == "Install a GPU build that runs here:\n  pip uninstall -y torch\n  " + (
+        "\n  ".join(lines)
+    )
+    # A Tesla K80 on a driver branch that dropped Kepler: no build runs, so no install
+    # command is offered (the plan is unsatisfiable).
+    k80 = {"index": 0, "name": "Tesla K80", "compute_capability": "3.7"}
+    s = snap(driver={"version": "550.54.14"}, gpus=[k80], frameworks=[unknown])
+    m = only(explain(text, s, mini_matrix), "torch-not-compiled-with-cuda")
+    assert m.root_cause is not None and "on a machine with an NVIDIA GPU" in m.root_cause
+    assert m.fix is None or "pip install" not in m.fix
+
+
 def test_cpu_only_torch_without_gpu(mini_matrix: Matrix) -> None:
     s = snap(frameworks=[torch("2.5.1+cpu", None, "cpu")])
     m = only(
