@@ -566,9 +566,10 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 "matching nvidia-* wheel) or add its directory to LD_LIBRARY_PATH.",
             )
     _cudnn_compat_version(m, cause)
-    # A loaded cuDNN older than the build's, and a cuDNN major the process could not
-    # open, are the doctor's cuDNN rule's call (the message's facts are overlaid);
-    # what is left lists the installed copies when no doctor error named the cause.
+    # A loaded cuDNN older than the build's, a cuDNN major the process could not open,
+    # and an older copy installed beside the one the build needs are the doctor's cuDNN
+    # rule's call (the message's facts are overlaid); what is left lists the installed
+    # copies when no doctor error named the cause.
     from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE
 
     libs = [
@@ -588,13 +589,6 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     ld = snapshot.env.get("LD_LIBRARY_PATH")
     if ld:
         cause.add(f"LD_LIBRARY_PATH = {ld}")
-    if len({lib.version for lib in libs}) > 1:
-        cause.because(
-            "several cuDNN versions are installed; the first one on the loader path "
-            "(LD_LIBRARY_PATH before the system paths) is the one that gets loaded",
-            "Remove the older cuDNN directory from LD_LIBRARY_PATH (or uninstall it) so "
-            "the framework loads the version it was built with.",
-        )
 
 
 def _cudnn_compat_version(m: Match, cause: _Cause) -> None:

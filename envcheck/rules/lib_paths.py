@@ -26,6 +26,7 @@ CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
 CUDNN_SHADOWED = "cudnn-shadowed"
 CUDNN_OLDER = "cudnn-older-than-build"
 CUDNN_NOT_LOADABLE = "cudnn-not-loadable"
+CUDNN_SEVERAL = "cudnn-several-copies"
 CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
 CUDA_RUNTIME_NOT_LOADABLE = "cuda-runtime-not-loadable"
 LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
@@ -253,10 +254,29 @@ def _older_cudnn(
         )
         return
     same = [lib for lib in cudnns if _major(lib.version) == _major(need)]
-    if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same or newer:
+    if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same:
         return
-    if all(_older(lib, need) for lib in same):
+    if not newer and all(_older(lib, need) for lib in same):
         yield _cudnn_older_finding(fw, need, same[0], "the only installed cuDNN is", [], snapshot)
+        return
+    older = [lib for lib in same if _older(lib, need)]
+    if older and newer and first_on_path is None:
+        # Copies of one soname (libcudnn.so.8): which is loaded is the loader's order
+        # (ldconfig's cache, RUNPATHs), which no probe records.
+        yield Finding(
+            CUDNN_SEVERAL,
+            Category.CUDNN_MISMATCH,
+            Severity.WARNING,
+            f"{fw_label(fw)} needs cuDNN {need}, but an older cuDNN {older[0].version} is "
+            f"installed beside cuDNN {newer[0].version}: whichever comes first on the loader "
+            "path is the one that gets loaded",
+            evidence=(
+                f"{fw.package or fw.name} was built with cuDNN {need}",
+                *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in same),
+            ),
+            fix=f"Remove the older cuDNN ({older[0].path or older[0].version}) from the loader "
+            f"path, or uninstall it, so the cuDNN {newer[0].version} is loaded.",
+        )
 
 
 def _cudnn_older_finding(

@@ -321,6 +321,33 @@ def test_cudnn_mismatch_with_two_copies_installed(mini_matrix: Matrix) -> None:
     assert "LD_LIBRARY_PATH = /opt/old/lib" in m.evidence
 
 
+def test_an_older_cudnn_copy_is_the_doctors_call(mini_matrix: Matrix) -> None:
+    tf = {
+        "name": "tensorflow",
+        "version": "2.10.0",
+        "cuda_version": "11.2",
+        "cudnn_version": "8.1",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    libs = [
+        {"name": "cudnn", "version": "8.0.5", "path": "/srv/x/libcudnn.so.8", "source": "system"},
+        {"name": "cudnn", "version": "8.9.7", "path": "/srv/y/libcudnn.so.8", "source": "conda"},
+    ]
+    text = "my_model.py:12 failed: CUDNN_STATUS_NOT_INITIALIZED while creating the handle"
+    m = only(
+        explain(text, snap(frameworks=[tf], libraries=libs), mini_matrix), "cudnn-not-initialized"
+    )
+    assert m.root_cause == (
+        "tensorflow 2.10.0 needs cuDNN 8.1, but an older cuDNN 8.0.5 is installed beside "
+        "cuDNN 8.9.7: whichever comes first on the loader path is the one that gets loaded"
+    )
+    # Copies of two majors do not compete for one soname: not a cause by themselves.
+    libs[1] = {**libs[1], "version": "9.1.0", "path": "/srv/y/libcudnn.so.9"}
+    m = only(explain(text, snap(libraries=libs), mini_matrix), "cudnn-not-initialized")
+    assert m.root_cause is None or "several" not in m.root_cause
+
+
 def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: Matrix) -> None:
     from envcheck.explain.facts import extract
 
