@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.explain.facts import MessageFacts
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import Build
     from envcheck.model.snapshot import Framework, Snapshot
 
 EXPLAIN_SCHEMA = "envcheck.explain/1"
@@ -307,6 +306,8 @@ class _Cause:
     text: Optional[str] = None
     evidence: list[str] = field(default_factory=list)
     fix: Optional[str] = None
+    by: Optional[str] = None
+    """The id of the doctor finding the cause was adopted from."""
 
     def add(self, fact: str) -> None:
         if fact not in self.evidence:
@@ -350,6 +351,7 @@ def _with_root_cause(
             # The doctor, run on the snapshot with the message's facts laid over it,
             # names an error of the kind the signature reports: that is the cause.
             cause.because(errors[0].title, errors[0].fix)
+            cause.by = errors[0].id
             for line in errors[0].evidence:
                 cause.add(line)
         if analysis is not None:
@@ -490,38 +492,6 @@ def _ptxas(
                 )
 
 
-def _runnable_builds(
-    framework: str, target: Target, matrix: Matrix, cc: ComputeCapability
-) -> list[tuple[str, str]]:
-    """(label, pip command) of the newest builds that run on the target, newest first."""
-    from envcheck.compat import judge as J
-    from envcheck.compat.candidate import from_build
-
-    on = replace(target, gpus=(cc,), gpu_names=(), nvidia=True)
-    out: list[tuple[str, str]] = []
-    for version in reversed(matrix.releases(framework)):
-        for build in matrix.builds_for(framework, version, platform=target.platform):
-            if build.cpu_only or build.withdrawn:
-                continue
-            verdict = J.judge(from_build(build, version), on, matrix)
-            if not verdict.runs or verdict.code < J.Code.PTX:
-                continue
-            out.append((verdict.candidate.label, _pip_command(build, version)))
-        if len(out) >= 3:
-            break
-    return out
-
-
-def _pip_command(build: Build, version: str) -> str:
-    name = build.package + (f"[{build.extra}]" if build.extra else "")
-    command = f"pip install '{name}=={version}'"
-    if build.index_url:
-        command += f" --index-url {build.index_url}"
-    if build.find_links:
-        command += f" --find-links {build.find_links}"
-    return command
-
-
 def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     from envcheck.rules._facts import gpu_facts
 
@@ -546,10 +516,18 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
         if not cpu:
             continue
         fix = None
-        if target.gpus:
-            alternatives = _runnable_builds(fw.name or "", target, matrix, target.gpus[0])
-            if alternatives:
-                fix = "Install a GPU build that runs here:\n  " + alternatives[0][1]
+        if target.gpus and fw.name:
+            # The resolver's plan for this framework on these GPUs, as the doctor's
+            # CPU-build rule words it (the GPUs are NVIDIA's: a CUDA build, never a CPU
+            # one); the CPU build goes first, or pip keeps it for the same version.
+            from envcheck.rules._fix import install_fix
+
+            command = install_fix(fw.name, replace(target, nvidia=True), matrix, snapshot.packages)
+            if command:
+                fix = (
+                    "Install a GPU build that runs here:\n  "
+                    f"pip uninstall -y {fw.package or fw.name}\n  {command}"
+                )
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
         else:
@@ -588,9 +566,10 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
                 "matching nvidia-* wheel) or add its directory to LD_LIBRARY_PATH.",
             )
     _cudnn_compat_version(m, cause)
-    # A loaded cuDNN older than the build's, and a cuDNN major the process could not
-    # open, are the doctor's cuDNN rule's call (the message's facts are overlaid);
-    # what is left lists the installed copies when no doctor error named the cause.
+    # A loaded cuDNN older than the build's, a cuDNN major the process could not open,
+    # and an older copy installed beside the one the build needs are the doctor's cuDNN
+    # rule's call (the message's facts are overlaid); what is left lists the installed
+    # copies when no doctor error named the cause.
     from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE
 
     libs = [
@@ -610,13 +589,6 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     ld = snapshot.env.get("LD_LIBRARY_PATH")
     if ld:
         cause.add(f"LD_LIBRARY_PATH = {ld}")
-    if len({lib.version for lib in libs}) > 1:
-        cause.because(
-            "several cuDNN versions are installed; the first one on the loader path "
-            "(LD_LIBRARY_PATH before the system paths) is the one that gets loaded",
-            "Remove the older cuDNN directory from LD_LIBRARY_PATH (or uninstall it) so "
-            "the framework loads the version it was built with.",
-        )
 
 
 def _cudnn_compat_version(m: Match, cause: _Cause) -> None:
@@ -639,44 +611,23 @@ def _cudnn_compat_version(m: Match, cause: _Cause) -> None:
         )
 
 
-_SONAME_CUDA = {"libcudart": 0, "libcublas": 0, "libcublaslt": 0, "libnvrtc": 0}
-
-
 def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    lib = m.facts.get("lib") or ""
-    mm = re.match(r"(lib[A-Za-z]+)\w*\.so\.(\d+)", lib)
-    wanted: Optional[int] = None
-    if mm and mm.group(1).lower() in _SONAME_CUDA:
-        wanted = int(mm.group(2))
-        cause.add(f"{lib} belongs to CUDA {wanted}")
-    have: dict[int, list[str]] = {}
-    for tk in snapshot.cuda_toolkits:
-        v = parse_cuda_version(tk.version)
-        if v is not None:
-            have.setdefault(v.major, []).append(f"CUDA toolkit {tk.version}")
-    for fw in snapshot.frameworks:
-        v = parse_cuda_version(fw.cuda_version)
-        if v is not None and not fw.cpu_only:
-            have.setdefault(v.major, []).append(f"{_label(fw)} (CUDA {v})")
-    for name in snapshot.packages:
-        pm = re.match(r"nvidia-[a-z-]+-cu(\d+)$", name.lower())
-        if pm:
-            have.setdefault(int(pm.group(1)), []).append(name)
-    for major in sorted(have):
-        cause.add(f"CUDA {major} here: " + ", ".join(have[major][:4]))
-    if wanted is not None and have and wanted not in have:
-        majors = ", ".join(str(k) for k in sorted(have))
-        fix = None
-        if m.signature.id.startswith("onnxruntime"):
-            fix = (
-                f"Install the onnxruntime-gpu build for CUDA {majors} (ONNX Runtime's CUDA "
-                "requirements table lists which version uses which CUDA and cuDNN)."
-            )
-        cause.because(
-            f"the failing component was built for CUDA {wanted}, but this environment has "
-            f"CUDA {majors}",
-            fix or f"Install the build of the failing package made for CUDA {majors}.",
+    """Which CUDA runtime the failing process lacked, and what is installed instead, is
+    the doctor's CUDA runtime rule's call (the library the message could not open is an
+    overlay fact). Left here, message-only: onnxruntime-gpu's own fix, since only the
+    message says that the library was onnxruntime's CUDA provider's dependency."""
+    from envcheck.rules.lib_paths import CUDA_RUNTIME_MISSING, installed_cuda
+
+    if not m.signature.id.startswith("onnxruntime") or cause.by != CUDA_RUNTIME_MISSING:
+        return
+    table = "(ONNX Runtime's CUDA requirements table lists which version uses which CUDA and cuDNN)"
+    majors = sorted({v.major for v, _what in installed_cuda(snapshot)})
+    if majors:
+        cause.fix = (
+            f"Install the onnxruntime-gpu build for CUDA {', '.join(map(str, majors))} {table}."
         )
+    elif cause.fix:
+        cause.fix += f"\nOr install the onnxruntime-gpu build for the CUDA you have {table}."
 
 
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:

@@ -87,6 +87,15 @@ _CUDNN_UNLOADABLE = re.compile(
     r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
     r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
 )
+# A CUDA library whose soname carries the CUDA version (libcudart.so.11.0,
+# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open.
+_CUDA_SO = r"(cudart|cublasLt|cublas|nvrtc)"
+_CUDA_UNLOADABLE = re.compile(
+    r"\blib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12}: cannot open shared object"
+    r"|Could not load dynamic library 'lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)'"
+    r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
+    r"|\b" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:'| was)? not found"
+)
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -119,6 +128,9 @@ class MessageFacts:
     """``jax`` or ``tensorflow`` when the message names which one printed it."""
     cudnn_unloadable: tuple[str, ...] = ()
     """cuDNN majors (``8``) whose library the failing process could not open."""
+    cuda_unloadable: tuple[tuple[str, str], ...] = ()
+    """(library, CUDA version its soname names: ``cublaslt``, ``11``) of CUDA runtime
+    libraries the failing process could not open."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -132,6 +144,7 @@ class MessageFacts:
             or self.torch_archs
             or self.cudnn_loaded
             or self.cudnn_unloadable
+            or self.cuda_unloadable
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -162,6 +175,10 @@ class MessageFacts:
             f"from the message: the process could not load cuDNN {major} (libcudnn.so.{major})"
             for major in self.cudnn_unloadable
         )
+        out.extend(
+            f"from the message: the process could not load the CUDA {version} {name} library"
+            for name, version in self.cuda_unloadable
+        )
         return tuple(out)
 
 
@@ -180,6 +197,7 @@ def extract(text: str) -> MessageFacts:
     cudnn: Optional[tuple[str, str]] = None
     cudnn_by: Optional[str] = None
     unloadable: dict[str, None] = {}
+    cuda_unloadable: dict[tuple[str, str], None] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -230,6 +248,9 @@ def extract(text: str) -> MessageFacts:
         for u in _CUDNN_UNLOADABLE.finditer(line):
             if len(unloadable) < 4:
                 unloadable[next(g for g in u.groups() if g)] = None
+        for u in _CUDA_UNLOADABLE.finditer(line):
+            if len(cuda_unloadable) < 4:
+                cuda_unloadable[_cuda_soname(*(g for g in u.groups() if g))] = None
         if cudnn_by is None:
             if _JAX.search(line):
                 cudnn_by = "jax"
@@ -248,7 +269,16 @@ def extract(text: str) -> MessageFacts:
         cudnn[1] if cudnn else None,
         cudnn_by if cudnn else None,
         tuple(unloadable),
+        tuple(cuda_unloadable),
     )
+
+
+def _cuda_soname(name: str, number: str) -> tuple[str, str]:
+    """(library, CUDA version) from a soname's number: ``11.0`` and ``12`` as they are;
+    a Windows DLL's ``110`` is 11.0, ``101`` 10.1, ``92`` 9.2, but ``12`` is CUDA 12."""
+    if "." not in number and (len(number) == 3 or (len(number) == 2 and int(number) >= 20)):
+        number = f"{number[:-1]}.{number[-1]}"
+    return name.lower(), number
 
 
 def _cudnn_version(text: str) -> str:
@@ -294,6 +324,10 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         # Observed absent for that run: whatever is installed, the process could not
         # open a cuDNN of this major (LIB_NOT_LOADABLE).
         libraries = (*libraries, Library(name="cudnn", version=major, source=LIB_NOT_LOADABLE))
+    for name, version in facts.cuda_unloadable:
+        # Likewise a CUDA runtime library of the version its soname names; the doctor's
+        # CUDA runtime rule judges it.
+        libraries = (*libraries, Library(name=name, version=version, source=LIB_NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
     driver = base.driver
     if facts.driver or facts.driver_cuda:

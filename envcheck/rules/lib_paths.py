@@ -26,7 +26,9 @@ CUDNN_MAJOR_MISMATCH = "cudnn-major-mismatch"
 CUDNN_SHADOWED = "cudnn-shadowed"
 CUDNN_OLDER = "cudnn-older-than-build"
 CUDNN_NOT_LOADABLE = "cudnn-not-loadable"
+CUDNN_SEVERAL = "cudnn-several-copies"
 CUDA_RUNTIME_MISSING = "cuda-runtime-missing"
+CUDA_RUNTIME_NOT_LOADABLE = "cuda-runtime-not-loadable"
 LD_PATH_OLDER_CUDA = "ld-library-path-older-cuda"
 
 # Frameworks that load cuDNN/CUDA from the system (or from nvidia-* wheels when
@@ -56,6 +58,17 @@ def _needed_cudnn(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional
 
 # pip wheels that carry a library (nvidia-cudnn-cu12 9.1.0.70 is cuDNN 9.1).
 _WHEEL_OF = {"cudnn": "nvidia-cudnn-cu", "cudart": "nvidia-cuda-runtime-cu"}
+
+# CUDA libraries whose soname carries the CUDA version itself (libcudart.so.11.0,
+# libcublasLt.so.12, cudart64_110.dll): record name -> (library as NVIDIA names it,
+# pip wheel prefix). The others number majors of their own (libcufft.so.10 is CUDA 11's).
+CUDA_VERSIONED_LIBS = {
+    "cudart": ("cudart", "nvidia-cuda-runtime-cu"),
+    "cublas": ("cublas", "nvidia-cublas-cu"),
+    "cublaslt": ("cublasLt", "nvidia-cublas-cu"),
+    "nvrtc": ("nvrtc", "nvidia-cuda-nvrtc-cu"),
+}
+_CUDA_WHEEL = re.compile(r"nvidia-[a-z-]+-cu(\d+)$")
 
 
 def _libs(snapshot: Snapshot, name: str) -> list[Library]:
@@ -241,10 +254,29 @@ def _older_cudnn(
         )
         return
     same = [lib for lib in cudnns if _major(lib.version) == _major(need)]
-    if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same or newer:
+    if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same:
         return
-    if all(_older(lib, need) for lib in same):
+    if not newer and all(_older(lib, need) for lib in same):
         yield _cudnn_older_finding(fw, need, same[0], "the only installed cuDNN is", [], snapshot)
+        return
+    older = [lib for lib in same if _older(lib, need)]
+    if older and newer and first_on_path is None:
+        # Copies of one soname (libcudnn.so.8): which is loaded is the loader's order
+        # (ldconfig's cache, RUNPATHs), which no probe records.
+        yield Finding(
+            CUDNN_SEVERAL,
+            Category.CUDNN_MISMATCH,
+            Severity.WARNING,
+            f"{fw_label(fw)} needs cuDNN {need}, but an older cuDNN {older[0].version} is "
+            f"installed beside cuDNN {newer[0].version}: whichever comes first on the loader "
+            "path is the one that gets loaded",
+            evidence=(
+                f"{fw.package or fw.name} was built with cuDNN {need}",
+                *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in same),
+            ),
+            fix=f"Remove the older cuDNN ({older[0].path or older[0].version}) from the loader "
+            f"path, or uninstall it, so the cuDNN {newer[0].version} is loaded.",
+        )
 
 
 def _cudnn_older_finding(
@@ -328,7 +360,9 @@ def _runtime_key(cuda: CudaVersion, matrix: Matrix) -> tuple[int, ...]:
     return (cuda.major, cuda.minor)
 
 
-def _runtime_fix(fw: Framework, cuda: CudaVersion, snapshot: Snapshot, matrix: Matrix) -> str:
+def _runtime_fix(
+    fw: Optional[Framework], cuda: CudaVersion, snapshot: Snapshot, matrix: Matrix
+) -> str:
     if _runtime_key(cuda, matrix) == (cuda.major,):
         if snapshot.python.env_kind == "conda":
             return f"conda install -c conda-forge cuda-version={cuda} cuda-runtime"
@@ -336,9 +370,11 @@ def _runtime_fix(fw: Framework, cuda: CudaVersion, snapshot: Snapshot, matrix: M
             f"Install the CUDA {cuda} toolkit, or the runtime wheels: "
             f"pip install nvidia-cuda-runtime-cu{cuda.major} nvidia-cublas-cu{cuda.major}"
         )
-    build = matched_build(fw, snapshot, matrix)
+    build = matched_build(fw, snapshot, matrix) if fw is not None else None
     # The matrix's build row is more precise ("7.4") than the framework's own "7".
-    cudnn = build.cudnn if build is not None and build.cudnn else fw.cudnn_version
+    cudnn = build.cudnn if build is not None and build.cudnn else None
+    if cudnn is None and fw is not None:
+        cudnn = fw.cudnn_version
     major = _major(cudnn)
     if snapshot.python.env_kind == "conda":
         spec = f" 'cudnn>={cudnn},<{major + 1}'" if cudnn and major is not None else ""
@@ -348,22 +384,129 @@ def _runtime_fix(fw: Framework, cuda: CudaVersion, snapshot: Snapshot, matrix: M
     return f"Install the CUDA {cuda} toolkit{need_cudnn}, and put its libraries on {path}"
 
 
+def _soname_cuda(lib: Library) -> Optional[tuple[int, Optional[int]]]:
+    """(major, minor or None) of the CUDA a not-loadable library's soname asks for."""
+    if (lib.name or "").lower() not in CUDA_VERSIONED_LIBS or lib.source != LIB_NOT_LOADABLE:
+        return None
+    digits = re.findall(r"\d+", lib.version or "")
+    if not digits:
+        return None
+    return int(digits[0]), int(digits[1]) if len(digits) > 1 else None
+
+
+def _key_matches(key: tuple[int, ...], major: int, minor: Optional[int]) -> bool:
+    return key[0] == major and (len(key) == 1 or minor is None or key[1] == minor)
+
+
+def installed_cuda(snapshot: Snapshot) -> list[tuple[CudaVersion, str]]:
+    """(CUDA version, what says so) of the CUDA libraries installed: toolkits, CUDA
+    runtime libraries, and nvidia-*-cuNN wheels (CUDA N, minor unknown)."""
+    out: list[tuple[CudaVersion, str]] = []
+    for tk in snapshot.cuda_toolkits:
+        v = parse_cuda_version(tk.version)
+        if v is not None:
+            at = f" at {tk.path}" if tk.path else ""
+            out.append((v, f"CUDA toolkit {tk.version}{at}"))
+    for lib in _libs(snapshot, "cudart"):
+        v = parse_cuda_version(lib.version)
+        if v is not None and lib.source != "pip":
+            out.append((v, f"cudart {lib.version} at {lib.path} ({lib.source})"))
+    for package in snapshot.packages:
+        m = _CUDA_WHEEL.match(package.lower())
+        if m:
+            out.append((CudaVersion(int(m.group(1)), 0), package))
+    return out
+
+
+def _runtime_not_loaded(
+    lib: Library,
+    fw: Optional[Framework],
+    cuda: CudaVersion,
+    key: tuple[int, ...],
+    snapshot: Snapshot,
+    matrix: Matrix,
+) -> Finding:
+    """A process could not open a runtime library of the CUDA ``key`` (major, or major
+    and minor where runtimes are per minor) that ``fw`` needs (None: unknown which
+    framework, the soname says): for that run that CUDA runtime is absent. What is
+    installed says why: that CUDA elsewhere (not on the loader path), only others, none."""
+    shown, wheel = CUDA_VERSIONED_LIBS[(lib.name or "").lower()]
+    wanted = f"{key[0]}.x" if len(key) == 1 else f"{key[0]}.{key[1]}"
+    who = fw_label(fw) if fw is not None else "the process"
+    seen = f"the CUDA {lib.version} {shown} library could not be opened (from the message)"
+    installed = installed_cuda(snapshot)
+
+    def carries(v: CudaVersion, what: str) -> bool:
+        if what.startswith("nvidia-"):
+            return what.startswith(wheel) and _key_matches(key, v.major, None)
+        kind_ok = what.startswith("CUDA toolkit") or shown == "cudart"
+        return kind_ok and _key_matches(key, v.major, v.minor)
+
+    same = [what for v, what in installed if carries(v, what)]
+    listed = tuple(what for _v, what in installed)
+    path = "PATH" if snapshot.platform.os == "windows" else "LD_LIBRARY_PATH"
+    if same:
+        return Finding(
+            CUDA_RUNTIME_NOT_LOADABLE,
+            Category.LIB_PATH_CONFLICT,
+            Severity.ERROR,
+            f"The CUDA {wanted} runtime is installed ({same[0]}), but {who} could not load "
+            f"its {shown} library: its directory is not on the loader path of that process",
+            evidence=(seen, *listed),
+            fix=f"Add the directory that holds {shown} ({same[0]}) to {path} (or "
+            "register it with ldconfig) in the environment that runs the program.",
+        )
+    if fw is not None or len(key) > 1:
+        fix = _runtime_fix(fw, cuda, snapshot, matrix)
+    else:
+        fix = (
+            f"Install the CUDA {key[0]} toolkit and put its libraries on {path}, or the "
+            f"wheel that carries {shown}: pip install {wheel}{key[0]}"
+        )
+    others = ", ".join(
+        dict.fromkeys(
+            str(v.major) if matrix.minor_compat_for(v.major) is not None else str(v)
+            for v in sorted(v for v, _what in installed)
+        )
+    )
+    if others:
+        title = f"{who} needs the CUDA {wanted} runtime but only CUDA {others} is installed"
+    else:
+        title = f"{who} needs the CUDA {wanted} runtime but could not load its {shown} library"
+    return Finding(
+        CUDA_RUNTIME_MISSING,
+        Category.CUDA_RUNTIME_MISSING,
+        Severity.ERROR,
+        title,
+        evidence=(seen, *listed),
+        fix=fix,
+    )
+
+
 def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    """A framework that loads the CUDA runtime from the system finds none it can load."""
+    """A framework that loads the CUDA runtime from the system finds none it can load,
+    or a process was seen failing to open a CUDA runtime library (LIB_NOT_LOADABLE
+    records of cudart, cublas, cublasLt, nvrtc: the version is the soname's)."""
     runtimes = [parse_cuda_version(lib.version) for lib in _libs(snapshot, "cudart")] + [
         parse_cuda_version(t.version) for t in snapshot.cuda_toolkits
     ]
     found = [c for c in runtimes if c is not None]
+    unloadable = [(lib, v) for lib in snapshot.libraries for v in [_soname_cuda(lib)] if v]
+    judged: set[int] = set()
     for fw in snapshot.frameworks:
         cuda = framework_cuda(fw)
-        if (
-            cuda is None
-            or fw.cpu_only
-            or fw.name not in _SYSTEM_LIB_USERS
-            or _bundles(fw, snapshot, matrix)
-        ):
+        if cuda is None or fw.cpu_only:
             continue
         key = _runtime_key(cuda, matrix)
+        failed = [i for i, (_lib, v) in enumerate(unloadable) if _key_matches(key, *v)]
+        if failed:
+            # A process could not open a runtime library of the CUDA this build needs
+            # (a fact from its own message): whatever bundles it, that run lacked it.
+            judged.update(failed)
+            yield _runtime_not_loaded(unloadable[failed[0]][0], fw, cuda, key, snapshot, matrix)
+            continue
+        if fw.name not in _SYSTEM_LIB_USERS or _bundles(fw, snapshot, matrix):
+            continue
         if any(_runtime_key(c, matrix)[: len(key)] == key for c in found):
             continue
         if not found and not _libraries_observed(snapshot):
@@ -380,6 +523,15 @@ def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             ),
             fix=_runtime_fix(fw, cuda, snapshot, matrix),
         )
+    told: set[tuple[int, ...]] = set()
+    for i, (lib, (major, minor)) in enumerate(unloadable):
+        cuda = CudaVersion(major, minor or 0)
+        per_minor = minor is not None and matrix.minor_compat_for(major) is None
+        key = (major, minor or 0) if per_minor else (major,)
+        if i in judged or key in told:
+            continue
+        told.add(key)
+        yield _runtime_not_loaded(lib, None, cuda, key, snapshot, matrix)
 
 
 def check_ld_library_path(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:

@@ -225,6 +225,41 @@ def test_cpu_only_torch_on_a_gpu_machine(mini_matrix: Matrix) -> None:
     assert m.fix is not None and "--index-url https://download.pytorch.org/whl/cu1" in m.fix
 
 
+def test_a_cpu_build_fix_is_the_resolvers_plan(mini_matrix: Matrix) -> None:
+    from envcheck.compat.target import target_from_snapshot
+    from envcheck.resolve.emit import emit_pip
+    from envcheck.resolve.plan import plan
+
+    text = (
+        'File "demo.py", line 7, in <module>\nAssertionError: Torch not compiled with CUDA enabled'
+    )
+    # torch of unknown build (no CUDA version): the doctor's CPU-build rule does not
+    # judge it, explain's analysis names the cause and the resolver's plan the fix.
+    unknown = {"name": "torch", "version": "2.5.1", "package": "torch"}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[unknown],
+        packages={"torch": "2.5.1", "torchvision": "0.20.1"},
+        python={"version": "3.11.9"},
+    )
+    m = only(explain(text, s, mini_matrix), "torch-not-compiled-with-cuda")
+    assert m.root_cause == "torch 2.5.1 is a CPU-only build on a machine with an NVIDIA GPU"
+    planned = plan(["torch", "torchvision"], target_from_snapshot(s), mini_matrix)
+    assert planned.ok
+    lines = [ln for ln in emit_pip(planned).splitlines() if ln and not ln.startswith("#")]
+    assert m.fix == "Install a GPU build that runs here:\n  pip uninstall -y torch\n  " + (
+        "\n  ".join(lines)
+    )
+    # A Tesla K80 on a driver branch that dropped Kepler: no build runs, so no install
+    # command is offered (the plan is unsatisfiable).
+    k80 = {"index": 0, "name": "Tesla K80", "compute_capability": "3.7"}
+    s = snap(driver={"version": "550.54.14"}, gpus=[k80], frameworks=[unknown])
+    m = only(explain(text, s, mini_matrix), "torch-not-compiled-with-cuda")
+    assert m.root_cause is not None and "on a machine with an NVIDIA GPU" in m.root_cause
+    assert m.fix is None or "pip install" not in m.fix
+
+
 def test_cpu_only_torch_without_gpu(mini_matrix: Matrix) -> None:
     s = snap(frameworks=[torch("2.5.1+cpu", None, "cpu")])
     m = only(
@@ -286,6 +321,33 @@ def test_cudnn_mismatch_with_two_copies_installed(mini_matrix: Matrix) -> None:
     assert "LD_LIBRARY_PATH = /opt/old/lib" in m.evidence
 
 
+def test_an_older_cudnn_copy_is_the_doctors_call(mini_matrix: Matrix) -> None:
+    tf = {
+        "name": "tensorflow",
+        "version": "2.10.0",
+        "cuda_version": "11.2",
+        "cudnn_version": "8.1",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    libs = [
+        {"name": "cudnn", "version": "8.0.5", "path": "/srv/x/libcudnn.so.8", "source": "system"},
+        {"name": "cudnn", "version": "8.9.7", "path": "/srv/y/libcudnn.so.8", "source": "conda"},
+    ]
+    text = "my_model.py:12 failed: CUDNN_STATUS_NOT_INITIALIZED while creating the handle"
+    m = only(
+        explain(text, snap(frameworks=[tf], libraries=libs), mini_matrix), "cudnn-not-initialized"
+    )
+    assert m.root_cause == (
+        "tensorflow 2.10.0 needs cuDNN 8.1, but an older cuDNN 8.0.5 is installed beside "
+        "cuDNN 8.9.7: whichever comes first on the loader path is the one that gets loaded"
+    )
+    # Copies of two majors do not compete for one soname: not a cause by themselves.
+    libs[1] = {**libs[1], "version": "9.1.0", "path": "/srv/y/libcudnn.so.9"}
+    m = only(explain(text, snap(libraries=libs), mini_matrix), "cudnn-not-initialized")
+    assert m.root_cause is None or "several" not in m.root_cause
+
+
 def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: Matrix) -> None:
     from envcheck.explain.facts import extract
 
@@ -342,10 +404,52 @@ def test_onnxruntime_built_for_cuda_11_on_cuda_12(mini_matrix: Matrix) -> None:
         "libcublasLt.so.11: cannot open shared object file: No such file or directory"
     )
     m = only(explain(text, s, mini_matrix), "onnxruntime-cuda-provider-load-failed")
-    assert m.root_cause == (
-        "the failing component was built for CUDA 11, but this environment has CUDA 12"
-    )
+    # The library the message could not open is an overlay fact; the doctor's CUDA
+    # runtime rule compares it with what is installed. The onnxruntime-gpu fix is
+    # message-only (only the message says whose dependency the library was).
+    assert m.root_cause == "the process needs the CUDA 11.x runtime but only CUDA 12 is installed"
+    assert "the CUDA 11 cublasLt library could not be opened (from the message)" in m.evidence
     assert m.fix is not None and m.fix.startswith("Install the onnxruntime-gpu build for CUDA 12")
+
+
+def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    tf = {
+        "name": "tensorflow",
+        "version": "2.10.0",
+        "cuda_version": "11.2",
+        "cpu_only": False,
+        "package": "tensorflow",
+    }
+    text = (
+        "W0101 12:00:00.000 myapp/loader.cc:42] Could not load dynamic library "
+        "'cublas64_11.dll'; dlerror: cublas64_11.dll not found"
+    )
+    assert extract(text).cuda_unloadable == (("cublas", "11"),)
+    m = only(explain(text, snap(frameworks=[tf]), mini_matrix), "tf-dlopen-cuda-library")
+    assert m.root_cause == (
+        "tensorflow 2.10.0 needs the CUDA 11.x runtime but could not load its cublas library"
+    )
+    assert m.fix is not None and "nvidia-cuda-runtime-cu11" in m.fix
+    # The CUDA it lacked is installed, but not where the process looks.
+    kit = [{"version": "11.8.89", "path": "/opt/cuda-11.8"}]
+    m = only(
+        explain(text, snap(frameworks=[tf], cuda_toolkits=kit), mini_matrix),
+        "tf-dlopen-cuda-library",
+    )
+    assert m.root_cause is not None and m.root_cause.startswith(
+        "The CUDA 11.x runtime is installed (CUDA toolkit 11.8.89 at /opt/cuda-11.8)"
+    )
+    # Nothing known about the machine: the message alone says what that run lacked.
+    other = "ImportError: libnvrtc.so.12: cannot open shared object file: No such file"
+    assert extract(other).cuda_unloadable == (("nvrtc", "12"),)
+    m = only(explain(other, None, mini_matrix), "cupy-nvrtc-missing")
+    assert m.root_cause == (
+        "the process needs the CUDA 12.x runtime but could not load its nvrtc library"
+    )
+    # A library numbered by its own major (cuFFT 10 is CUDA 11's) states no CUDA.
+    assert extract("libcufft.so.10: cannot open shared object file").cuda_unloadable == ()
 
 
 def test_cuda_visible_devices_hides_every_gpu(mini_matrix: Matrix) -> None:
