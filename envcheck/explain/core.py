@@ -32,6 +32,7 @@ from envcheck.model.versions import (
     parse_compute_capability,
     parse_cuda_version,
 )
+from envcheck.rules.cpu_build import CPU_ONLY_BUILD
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
@@ -373,8 +374,21 @@ def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
     related = _RELATED.get(m.signature.category, (m.signature.category,))
     ids = _RELATED_IDS.get(m.signature.category, ())
     return [
-        f for f in doctor if (f.category in related or f.id in ids) and f.severity != Severity.INFO
+        f
+        for f in doctor
+        if (f.category in related or f.id in ids)
+        and f.severity != Severity.INFO
+        and not _about_another_framework(f, m.signature.frameworks)
     ]
+
+
+def _about_another_framework(f: Finding, frameworks: tuple[str, ...]) -> bool:
+    """A CPU-only-build finding names its framework first in its evidence
+    (``onnxruntime: the CPU package ...``); one about another framework than the
+    message's is no evidence for it."""
+    if f.id != CPU_ONLY_BUILD or not frameworks or not f.evidence:
+        return False
+    return f.evidence[0].split(":", 1)[0] not in frameworks
 
 
 # A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
@@ -511,9 +525,19 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
         return
     target = _target(snapshot, matrix)
     for fw in installed:
-        cpu = bool(fw.cpu_only) or fw.cuda_version is None
-        cause.add(f"{_label(fw)}: " + ("CPU-only build" if cpu else f"CUDA {fw.cuda_version}"))
+        # A JAX plugin or cupy-cudaXXx records its CUDA major only: a CUDA build all the same.
+        major = fw.build.get("cuda_major")
+        cuda = fw.cuda_version or (f"{major}.x" if major else None)
+        cpu = fw.cpu_only is True or (fw.cpu_only is None and cuda is None)
+        cause.add(f"{_label(fw)}: " + ("CPU-only build" if cpu else f"CUDA {cuda}"))
         if not cpu:
+            cause.because(
+                f"{_label(fw)} in the inspected environment is a CUDA {cuda} build, not a "
+                "CPU one: its CUDA backend failed to start, or the message came from "
+                "another environment",
+                "Look for the first error in the log (it says why the CUDA backend did not "
+                "start), and check that the message came from this environment.",
+            )
             continue
         fix = None
         if target.gpus and fw.name:
@@ -522,7 +546,9 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             # one); the CPU build goes first, or pip keeps it for the same version.
             from envcheck.rules._fix import install_fix
 
-            command = install_fix(fw.name, replace(target, nvidia=True), matrix, snapshot.packages)
+            command = install_fix(
+                fw.name, replace(target, nvidia=True), matrix, snapshot.packages, fw.version
+            )
             if command:
                 fix = (
                     "Install a GPU build that runs here:\n  "

@@ -40,7 +40,7 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if fw.name == "tensorflow" and snapshot.platform.os == "windows":
             continue  # native Windows TensorFlow: the platform rule explains it
-        fix = install_fix(fw.name or "", target, matrix, snapshot.packages)
+        fix = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
         if not nvidia:
             title = (
                 f"{fw_label(fw)} is a CPU-only build: it cannot use an NVIDIA GPU "

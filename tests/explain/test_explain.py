@@ -222,7 +222,33 @@ def test_cpu_only_torch_on_a_gpu_machine(mini_matrix: Matrix) -> None:
     )
     assert m.root_cause == "torch 2.5.1+cpu is a CPU-only build on a machine with an NVIDIA GPU"
     assert "torch 2.5.1+cpu: CPU-only build" in m.evidence
-    assert m.fix is not None and "--index-url https://download.pytorch.org/whl/cu1" in m.fix
+    # The user's own release, whose PyPI wheel on Linux is the CUDA 12.4 build: the
+    # fix does not jump releases.
+    assert m.fix is not None and m.fix.endswith(
+        "pip uninstall -y torch\n  pip install torch==2.5.1"
+    )
+
+
+def test_a_cuda_build_is_not_blamed_for_a_cpu_fallback_message(mini_matrix: Matrix) -> None:
+    # JAX prints this fallback whenever its CUDA plugin fails to start, plugin installed
+    # or not; with the plugin installed the cause is elsewhere in the log.
+    jax = {"name": "jax", "version": "0.4.30", "package": "jax", "cpu_only": False}
+    ort = {"name": "onnxruntime", "version": "1.18.0", "package": "onnxruntime", "cpu_only": True}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[RTX4090],
+        frameworks=[{**jax, "build": {"cuda_major": "12"}}, ort],
+        python={"version": "3.11.9"},
+    )
+    text = (
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+        "installed. Falling back to cpu."
+    )
+    m = only(explain(text, s, mini_matrix), "jaxlib-without-cuda")
+    assert m.root_cause is not None and "is a CUDA 12.x build, not a CPU one" in m.root_cause
+    assert "jax 0.4.30: CUDA 12.x" in m.evidence
+    # The doctor's finding about the CPU onnxruntime is no evidence about JAX.
+    assert not any("onnxruntime" in line for line in m.evidence)
 
 
 def test_a_cpu_build_fix_is_the_resolvers_plan(mini_matrix: Matrix) -> None:

@@ -140,6 +140,8 @@ def test_cpu_only_build_with_gpu(mini_matrix: Matrix) -> None:
     f = found["cpu-only-build"]
     assert f.severity is Severity.ERROR and f.category is Category.CPU_ONLY_BUILD
     assert "pip uninstall -y torch" in (f.fix or "")
+    # A CUDA build of the user's own release runs here: the fix keeps the release.
+    assert "torch==2.5.1" in (f.fix or "")
 
 
 def test_cpu_only_build_beside_a_gpu_framework_is_a_warning(mini_matrix: Matrix) -> None:
