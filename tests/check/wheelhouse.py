@@ -67,7 +67,12 @@ def _record_line(path: str, data: bytes) -> str:
 
 def _tag(wheel_text: str) -> Tag:
     """A tag of the installed wheel that this interpreter supports (pip checks it)."""
-    tags = [t for line in wheel_text.splitlines() if line.startswith("Tag:") for t in parse_tag(line[4:].strip())]
+    tags = [
+        t
+        for line in wheel_text.splitlines()
+        if line.startswith("Tag:")
+        for t in parse_tag(line[4:].strip())
+    ]
     supported = set(sys_tags())
     for tag in tags:
         if tag in supported:
