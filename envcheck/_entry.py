@@ -2,7 +2,8 @@
 
 ``envcheck --version`` is answered here before click (or anything else, not
 even ``typing``) is imported; a plain ``detect --json`` or ``doctor --json`` (no
-terminal to show a spinner on) runs without click; Ctrl-C or a closed pipe while the CLI is still
+terminal to show a spinner on) and ``check`` given only paths (the pre-commit
+hook) run without click; Ctrl-C or a closed pipe while the CLI is still
 being imported end the process with the documented exit code instead of a
 traceback, and output streams never fail on a character they cannot encode.
 """
@@ -38,6 +39,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             code = _without_gc(_detect_json)
         elif args == ["doctor", "--json"] and not _isatty(sys.stderr):
             code = _without_gc(_doctor_json)
+        elif args[:1] == ["check"] and not any(a.startswith("-") for a in args[1:]):
+            code = _without_gc(lambda: _check(args[1:]))
         else:
             from envcheck.cli import main as cli_main
 
@@ -92,6 +95,24 @@ def _doctor_json() -> int:
             raise
         return _failed(exc)
     return _write(text + "\n", 1 if report.failed() else 0)
+
+
+def _check(paths: list[str]) -> int:
+    """``envcheck check [PATH...]`` with no option (how pre-commit runs the hook):
+    what ``envcheck.commands.check`` does for these arguments, minus click. Same
+    report, same exit code."""
+    from pathlib import Path
+
+    from envcheck.check.run import run_check
+    from envcheck.compat.target import Target
+
+    try:
+        text, code = run_check(paths, Path.cwd(), "text", (), (), lambda matrix: Target())
+    except Exception as exc:
+        if _debug():
+            raise
+        return _failed(exc)
+    return _write(text, code)
 
 
 def _write(text: str, code: int) -> int:
@@ -195,7 +216,7 @@ def run() -> None:
     _script = True
     code = main()
     if _fast_path:
-        # detect/doctor --json have written everything and hold nothing that
+        # detect/doctor --json and check have written everything and hold nothing that
         # needs finalising (no atexit handler, no open file, no child left):
         # skip the interpreter's teardown of ~60 modules (~10 % of the run).
         import contextlib

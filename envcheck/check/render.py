@@ -6,8 +6,6 @@ every diagnostic, unreadable input (EC001, EC003, EC004...) included.
 
 from __future__ import annotations
 
-import json
-
 from envcheck.check.model import CODE_NAMES, EXPLANATIONS, WARNING, CheckReport, Problem
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -45,6 +43,8 @@ def _count(n: int, what: str) -> str:
 
 
 def render_json(report: CheckReport) -> str:
+    import json
+
     return json.dumps(report.to_json(), indent=2) + "\n"
 
 
@@ -109,6 +109,8 @@ def render_sarif(report: CheckReport) -> str:
             }
         ],
     }
+    import json
+
     return json.dumps(doc, indent=2) + "\n"
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
 from envcheck.cli_options import json_option, target_options
 from envcheck.commands._common import Obj
 from envcheck.errors import ExitCode
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
 
 
 @click.command()
@@ -92,20 +95,14 @@ def check(
         ignored = _codes(ignore, "--ignore")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    from envcheck.check.check import check_pins
-    from envcheck.check.discover import read_projects
-    from envcheck.check.render import render
+    from envcheck.check.run import run_check
     from envcheck.compat.target import Target, target_from_flags
-    from envcheck.matrix import load_matrix
 
-    cwd = Path.cwd()
-    project = read_projects(_project_groups(paths, cwd), cwd)
-    # The compiled matrix cache makes the whole matrix cheap (~8 ms) to load.
-    matrix = load_matrix()
-    target = Target()
-    if driver or gpus or os_name or arch or python_version:
+    def target_of(matrix: Matrix) -> Target:
+        if not (driver or gpus or os_name or arch or python_version):
+            return Target()
         try:
-            target = target_from_flags(
+            return target_from_flags(
                 matrix,
                 driver=driver,
                 gpus=gpus,
@@ -116,49 +113,10 @@ def check(
             )
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
-    report = check_pins(project, target, matrix, selected, ignored)
-    click.echo(render(report, fmt), nl=False)
-    if report.unreadable:
-        return ExitCode.ERROR
-    if report.errors:
-        return ExitCode.PROBLEMS
-    return ExitCode.OK
 
-
-def _project_groups(paths: tuple[str, ...], cwd: Path) -> list[list[str | Path]]:
-    """The dependency files to read, one list per project, in a stable order."""
-    from envcheck.check.discover import discover, discover_projects, project_dir_of
-
-    groups: dict[Path, list[str | Path]] = {}
-    if not paths:
-        for directory, found in discover_projects(cwd):
-            groups.setdefault(directory, []).extend(found)
-    for given in paths:
-        path = Path(given)
-        if not path.is_absolute():
-            path = cwd / path
-        if path.is_dir():
-            for directory, found in discover_projects(path):
-                groups.setdefault(directory, []).extend(found)
-            continue
-        directory = project_dir_of(path)
-        files: list[str | Path] = list(discover(directory))
-        # A file check would not find by itself (an include, a differently named
-        # file) is still checked: it was asked for.
-        if path.resolve() not in {Path(f).resolve() for f in files}:
-            files.append(path)
-        groups.setdefault(directory, []).extend(files)
-    out: list[list[str | Path]] = []
-    for directory in sorted(groups):
-        seen: set[Path] = set()
-        unique: list[str | Path] = []
-        for f in groups[directory]:
-            key = Path(f).resolve()
-            if key not in seen:
-                seen.add(key)
-                unique.append(f)
-        out.append(unique)
-    return out
+    text, code = run_check(paths, Path.cwd(), fmt, selected, ignored, target_of)
+    click.echo(text, nl=False)
+    return code
 
 
 def _codes(values: tuple[str, ...], what: str) -> tuple[str, ...]:

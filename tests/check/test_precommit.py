@@ -2,9 +2,13 @@
 
 ``pre-commit try-repo`` installs this checkout (with its manifest,
 ``.pre-commit-hooks.yaml``) into a fresh virtualenv exactly as a user's
-``.pre-commit-config.yaml`` entry would, so it tests the manifest, the wheel
-(including the bundled matrix) and the command together. It needs PyPI (or the
-configured pip index) for envcheck's dependencies, and nothing else.
+``.pre-commit-config.yaml`` entry would, so it tests the manifest, the build
+(hatchling, in pip's isolated build environment), the wheel with its bundled
+matrix, and the command together. Offline: pip finds the build backend and every
+runtime dependency in a wheelhouse repacked from this test environment
+(``tests/check/wheelhouse.py``; ``PIP_NO_INDEX``, ``PIP_FIND_LINKS``), pip's own
+configuration files are ignored, and every HTTP(S) proxy and the index URL point
+at a closed local port, so any attempt to reach the internet fails the test.
 """
 
 from __future__ import annotations
@@ -17,6 +21,50 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).parents[2]
+CLOSED = "http://127.0.0.1:9/"  # the discard port: nothing listens, connections are refused
+
+
+@pytest.fixture(scope="module")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The build backend and runtime dependencies of this checkout, as wheels."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+
+    from tests.check.wheelhouse import build_wheelhouse
+
+    doc = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    needs = [*doc["build-system"]["requires"], *doc["project"]["dependencies"]]
+    directory = tmp_path_factory.mktemp("wheelhouse")
+    build_wheelhouse(needs, directory)
+    return directory
+
+
+def _offline_env(tmp_path: Path, wheelhouse: Path) -> dict[str, str]:
+    """pre-commit's environment: its own home, pip and virtualenv with no index and
+    no configuration of this machine, every proxy a closed port."""
+    proxies = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.upper().startswith(("PIP_", "VIRTUALENV_", "PRE_COMMIT"))
+        and k.lower() not in proxies
+    }
+    env.update(
+        PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),
+        PRE_COMMIT_COLOR="never",
+        ENVCHECK_MATRIX="bundled",
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(wheelhouse),
+        PIP_INDEX_URL=CLOSED,
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        VIRTUALENV_NO_PERIODIC_UPDATE="1",
+    )
+    for name in proxies[:3]:
+        env[name] = env[name.upper()] = CLOSED
+    return env
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -36,8 +84,7 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
 
 @pytest.mark.slow
 @pytest.mark.real_machine
-@pytest.mark.network
-def test_hook_through_pre_commit(tmp_path: Path) -> None:
+def test_hook_through_pre_commit(tmp_path: Path, wheelhouse: Path) -> None:
     pytest.importorskip("pre_commit", reason="install the test extra: pip install -e .[test]")
     project = tmp_path / "project"
     project.mkdir()
@@ -48,12 +95,7 @@ def test_hook_through_pre_commit(tmp_path: Path) -> None:
     _git(project, "init", "-q")
     _git(project, "add", ".")
     _git(project, "commit", "-q", "-m", "init")
-    env = {
-        **os.environ,
-        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
-        "PRE_COMMIT_COLOR": "never",
-        "ENVCHECK_MATRIX": "bundled",
-    }
+    env = _offline_env(tmp_path, wheelhouse)
     argv = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "envcheck-check"]
 
     failed = _run([*argv, "--all-files"], project, env)
@@ -116,8 +158,7 @@ pytorch = "2.5.*"
 
 @pytest.mark.slow
 @pytest.mark.real_machine
-@pytest.mark.network
-def test_monorepo_hook_through_pre_commit(tmp_path: Path) -> None:
+def test_monorepo_hook_through_pre_commit(tmp_path: Path, wheelhouse: Path) -> None:
     """Three projects (requirements, poetry, pixi), one broken: the hook names its line."""
     pytest.importorskip("pre_commit", reason="install the test extra: pip install -e .[test]")
     repo = tmp_path / "monorepo"
@@ -134,12 +175,7 @@ def test_monorepo_hook_through_pre_commit(tmp_path: Path) -> None:
         (repo / rel).write_text(text, encoding="utf-8")
     _git(repo, "init", "-q")
     _git(repo, "add", ".")
-    env = {
-        **os.environ,
-        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
-        "PRE_COMMIT_COLOR": "never",
-        "ENVCHECK_MATRIX": "bundled",
-    }
+    env = _offline_env(tmp_path, wheelhouse)
     argv = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "envcheck-check"]
 
     # The staged files are passed to the hook; it checks the projects they belong to.

@@ -27,6 +27,7 @@ def test_wheel_ships_the_matrix_and_an_installed_copy_loads_it(tmp_path: Path) -
             "wheel",
             "--no-deps",
             "--no-build-isolation",
+            "--no-index",  # pip never asks an index (nor PyPI for its own version)
             "--quiet",
             "-w",
             str(dist),
@@ -50,6 +51,7 @@ def test_wheel_ships_the_matrix_and_an_installed_copy_loads_it(tmp_path: Path) -
             "pip",
             "install",
             "--no-deps",
+            "--no-index",
             "--quiet",
             "--target",
             str(site),

@@ -262,20 +262,38 @@ def test_install_yes_records_freeze_then_runs_pip(
 
 @pytest.mark.slow
 @pytest.mark.real_machine
-@pytest.mark.network
-def test_install_keras_for_real(tmp_path: Path) -> None:
+def test_install_keras_for_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """End to end: a throwaway venv, `envcheck install keras --yes`, detection after.
 
-    keras is the smallest requirement the resolver plans (its dependencies are a
-    few small wheels plus numpy/h5py); the PyTorch indexes are not reachable from CI.
+    The real pip installs into the real venv, offline: the planned keras is a
+    metadata-only stub wheel in a local directory (PIP_NO_INDEX, PIP_FIND_LINKS),
+    pip's configuration files are ignored and every proxy is a closed port.
+    Detection reads keras's distribution version, which the stub carries.
     """
+    import os
     import subprocess
     import sys
+
+    from tests.resolve.stubwheels import write_stub_wheel
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     bindir = "Scripts" if sys.platform == "win32" else "bin"
     python = venv / bindir / ("python.exe" if sys.platform == "win32" else "python")
+    code, out, _ = run_cli("install", "keras", "--dry-run", "--json", "--python", str(python))
+    assert code == 0, out
+    (command,) = json.loads(out)["commands"]
+    (pin,) = [a for a in command if a.startswith("keras==")]
+    write_stub_wheel(tmp_path / "wheels", "keras", pin.split("==", 1)[1])
+    for name in list(os.environ):
+        if name.upper().startswith("PIP_") or name.lower().endswith("_proxy"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "wheels"))
+    monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9/")
     code, out, err = run_cli("install", "keras", "--yes", "--python", str(python))
     assert code == 0, err[-3000:]
     assert "to restore them:" in err
