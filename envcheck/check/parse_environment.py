@@ -25,15 +25,6 @@ from envcheck.errors import InputError
 
 _KNOWN_KEYS = ("name", "channels", "dependencies", "prefix", "variables", "platforms", "category")
 _ATOM = re.compile(r"^(==|!=|>=|<=|~=|>|<|=)?\s*([^\s=<>!~,|]+)$")
-# The common conda specs (``pip``, ``python=3.11``, ``numpy>=1.26``): a plain
-# name, then optionally one operator and a release of numbers without leading
-# zeros. For exactly these, rattler's reading is known (tests/check/
-# test_parse_environment.py compares the two on generated specs) and importing
-# rattler (a third of ``envcheck check``'s start-up) is skipped.
-_SIMPLE_SPEC = re.compile(
-    r"([A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*)"
-    r"(?:(==|!=|>=|<=|>|<|=)((?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*))?"
-)
 
 
 def conda_version_to_pep440(version: Optional[str]) -> Optional[str]:
@@ -108,9 +99,6 @@ def parse_conda_spec(text: str, loc: Location) -> tuple[Pin, Optional[Problem]]:
     The match spec is read by rattler (channel, bracket, build-string forms);
     one it refuses raises InputError at ``loc`` (conda refuses the file too).
     """
-    simple = simple_conda_spec(text.strip())
-    if simple is not None:
-        return conda_pin(simple[0], simple[1], loc, text.strip())
     from rattler import MatchSpec
     from rattler.exceptions import InvalidMatchSpecError
 
@@ -119,19 +107,6 @@ def parse_conda_spec(text: str, loc: Location) -> tuple[Pin, Optional[Problem]]:
     except (InvalidMatchSpecError, ValueError) as exc:
         raise _spec_error(text.strip(), loc, exc) from None
     return conda_pin(spec.name.normalized, spec.version, loc, text.strip())
-
-
-def simple_conda_spec(text: str) -> Optional[tuple[str, Optional[str]]]:
-    """The normalised name and version spec rattler's ``MatchSpec`` gives for a
-    common spec (``python=3.11`` → ``("python", "3.11.*")``), or None when the
-    spec is not one of those forms (rattler reads it then)."""
-    m = _SIMPLE_SPEC.fullmatch(text)
-    if m is None:
-        return None
-    name, op, version = m.groups()
-    if op is None:
-        return name.lower(), None
-    return name.lower(), f"{version}.*" if op == "=" else op + version
 
 
 def parse_nameless_spec(name: str, version: str, loc: Location) -> tuple[Pin, Optional[Problem]]:

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pytest
 
 from envcheck.check.model import Location
-from envcheck.check.parse_environment import (
-    parse_conda_spec,
-    parse_environment,
-    simple_conda_spec,
-)
+from envcheck.check.parse_environment import parse_conda_spec, parse_environment
 from envcheck.errors import InputError
 
 TEXT = """\
@@ -150,72 +144,3 @@ def test_alias_and_deep_nesting_do_not_crash() -> None:
     deep = "dependencies:\n  - " + "[" * 2000 + "]" * 2000 + "\n"
     with pytest.raises(InputError):
         parse_environment(deep, "e.yml")
-
-
-def _rattler_reading(text: str) -> tuple[str, Optional[str]]:
-    from rattler import MatchSpec
-
-    spec = MatchSpec(text)
-    return spec.name.normalized, None if spec.version is None else str(spec.version)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "pip",
-        "PyYAML",
-        "_libgcc_mutex",
-        "cuda-version=12.6",
-        "python=3",
-        "python=3.11",
-        "python=3.11.0",
-        "python==3.11",
-        "python>=3.11",
-        "python<=3.11",
-        "python>3.11",
-        "python<3.12",
-        "python!=3.11",
-        "x>=0",
-        "a.b-c_d=0.0.10",
-    ],
-)
-def test_simple_spec_reads_as_rattler_does(text: str) -> None:
-    """The rattler-free path gives rattler's name and version for the forms it takes."""
-    assert simple_conda_spec(text) == _rattler_reading(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "python=03.11",  # rattler drops the zero
-        "python=3.11.",  # rattler reads ==3.11
-        "python 3.11",
-        "python=3.11.*",
-        "python=3.11=h123",
-        "conda-forge::python=3.11",
-        "numpy>=1.24,<2",
-        "abc=1.2a",
-        "foo.",
-        "-foo",
-        "a..b",
-        "python[version='>=3.9']",
-    ],
-)
-def test_other_specs_are_left_to_rattler(text: str) -> None:
-    assert simple_conda_spec(text) is None
-
-
-def test_simple_spec_matches_rattler_on_generated_specs() -> None:
-    """Every spec the fast path accepts (generated from its own pattern) is read
-    exactly as rattler reads it."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from envcheck.check.parse_environment import _SIMPLE_SPEC
-
-    @settings(max_examples=300, deadline=None, database=None, derandomize=True)
-    @given(st.from_regex(_SIMPLE_SPEC, fullmatch=True))
-    def same(text: str) -> None:
-        assert simple_conda_spec(text) == _rattler_reading(text)
-
-    same()
