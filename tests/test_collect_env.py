@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,10 @@ import jsonschema
 import pytest
 
 from envcheck.collect_env import is_collect_env, parse_collect_env
+from envcheck.doctor import diagnose
 from envcheck.errors import InputError
+from envcheck.matrix import load_matrix
+from envcheck.model.finding import Severity
 from envcheck.model.snapshot import Snapshot
 from envcheck.schemas import get_schema
 
@@ -33,7 +37,11 @@ def test_every_fixture_is_listed_with_its_source() -> None:
     names = sorted(p.name for p in DIR.glob("*.txt"))
     assert len(names) >= 10
     for name in names:
-        assert f"| {name} | https://github.com/" in readme
+        # A public report's URL, or a run on the GPU machine lent to this project.
+        assert (
+            f"| {name} | https://github.com/" in readme
+            or f"| {name} | recorded on this project's lent" in readme
+        )
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in DIR.glob("*.txt")))
@@ -198,6 +206,24 @@ def test_h100_with_a_warning_before_the_report() -> None:
     assert s.driver.version == "580.126.09"
     assert torch_of(s).variant == "cu126"
     assert "CUDA_MODULE_LOADING" not in s.env  # printed empty
+
+
+def test_collect_env_and_detect_agree_on_one_real_machine() -> None:
+    # Both were run on the same H100 machine minutes apart.
+    s = load("device-h100-torch-2.11-cu130.txt")
+    case = json.loads(
+        (DIR.parent / "doctor" / "42-device-h100-580-torch-jax-cupy-ort-cpu.json").read_text()
+    )
+    live = Snapshot.from_json(case["snapshot"])
+    assert s.driver.version == live.driver.version == "580.159.04"
+    assert [g.name for g in s.gpus] == [g.name for g in live.gpus]
+    (live_torch,) = [f for f in live.frameworks if f.name == "torch"]
+    assert torch_of(s).version == live_torch.version == "2.11.0+cu130"
+    assert torch_of(s).cuda_version == live_torch.cuda_version == "13.0"
+    system_cudnn = {lib.version for lib in live.libraries if lib.name == "cudnn"}
+    assert {lib.version for lib in s.libraries if lib.name == "cudnn"} <= system_cudnn
+    report = diagnose(s, load_matrix(bundled=True))
+    assert not [f.id for f in report.findings if f.severity is not Severity.INFO]
 
 
 def test_report_cut_mid_line_gives_a_partial_snapshot() -> None:
