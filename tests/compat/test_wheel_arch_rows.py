@@ -72,11 +72,37 @@ def test_onnxruntime_cuda12_builds_reach_blackwell_only_through_ptx(matrix: Any)
     assert reason.code == J.GPU_ARCH_PTX, reason.message
 
 
+def test_cupy_cuda13x_with_ctk_has_kernels_for_h100(matrix: Any) -> None:
+    # The H100 + cupy-cuda13x[ctk] 14.2.0 machine that once warned "not known".
+    reason = _arch(
+        matrix, "cupy-cuda13x", "14.2.0", "NVIDIA H100 80GB HBM3", "580.65.06", extra="ctk"
+    )
+    assert reason.code == J.GPU_ARCH and reason.level is J.Level.OK, reason.message
+
+
+def test_cupy_cuda13x_has_no_volta_code(matrix: Any) -> None:
+    # CUDA 13 dropped Volta: no precompiled sm_70 code, and its NVRTC cannot target it.
+    reason = _arch(matrix, "cupy-cuda13x", "14.2.0", "Tesla V100-SXM2-16GB", "580.65.06")
+    assert reason.level is J.Level.ERROR, reason.message
+
+
+def test_cupy_aarch64_rows_do_not_claim_the_x86_list(matrix: Any) -> None:
+    # Jetson Thor (sm_110) has code in the aarch64 wheels only; that row stays unknown.
+    builds = [
+        b
+        for b in matrix.builds_for("cupy", "14.2.0", platform="linux-aarch64")
+        if b.package == "cupy-cuda13x"
+    ]
+    assert builds and all(b.archs is None for b in builds)
+
+
 def test_onnxruntime_windows_cuda12_wheels_have_their_own_list(matrix: Any) -> None:
     # 1.21-1.26: Linux sm_60/70/75/80/86/90, Windows sm_52/61/75/86/89, both + sm_90 PTX.
     linux = _arch(matrix, "onnxruntime-gpu", "1.26.0", "A100", "570.86.10")
     assert linux.code == J.GPU_ARCH and linux.level is J.Level.OK, linux.message
-    windows = _arch(matrix, "onnxruntime-gpu", "1.26.0", "A100", "572.16", platform="windows-x86_64")
+    windows = _arch(
+        matrix, "onnxruntime-gpu", "1.26.0", "A100", "572.16", platform="windows-x86_64"
+    )
     assert windows.level is J.Level.ERROR, windows.message
 
 
@@ -86,3 +112,16 @@ def test_onnxruntime_1_23_0_ptx_is_hopper_only(matrix: Any) -> None:
     assert reason.level is J.Level.ERROR, reason.message
     later = _arch(matrix, "onnxruntime-gpu", "1.23.2", "RTX 5090", "575.51.03")
     assert later.code == J.GPU_ARCH_PTX, later.message
+
+
+def test_cupy_cuda12x_before_13_4_reaches_blackwell_through_ptx(matrix: Any) -> None:
+    # Built with CUDA < 12.8: SASS up to sm_90 plus compute_90 PTX; 13.4 adds sm_100/sm_120.
+    old = _arch(matrix, "cupy-cuda12x", "13.3.0", "RTX 5090", "575.51.03")
+    assert old.code == J.GPU_ARCH_PTX, old.message
+    new = _arch(matrix, "cupy-cuda12x", "13.4.0", "RTX 5090", "575.51.03")
+    assert new.code == J.GPU_ARCH and new.level is J.Level.OK, new.message
+
+
+def test_cupy_cuda11x_keeps_kepler_code(matrix: Any) -> None:
+    reason = _arch(matrix, "cupy-cuda11x", "13.6.0", "Tesla K80", "470.256.02")
+    assert reason.code == J.GPU_ARCH and reason.level is J.Level.OK, reason.message
