@@ -125,3 +125,28 @@ def test_cupy_cuda12x_before_13_4_reaches_blackwell_through_ptx(matrix: Any) -> 
 def test_cupy_cuda11x_keeps_kepler_code(matrix: Any) -> None:
     reason = _arch(matrix, "cupy-cuda11x", "13.6.0", "Tesla K80", "470.256.02")
     assert reason.code == J.GPU_ARCH and reason.level is J.Level.OK, reason.message
+
+
+def test_paddle_2_6_pypi_wheel_has_no_hopper_code(matrix: Any) -> None:
+    # Own kernels sm_61-sm_86 only, no PTX: an H100 cannot run it, an RTX 3090 can.
+    h100 = _arch(matrix, "paddlepaddle-gpu", "2.6.2", "NVIDIA H100 80GB HBM3", "535.104.05")
+    assert h100.code == J.GPU_ARCH and h100.level is J.Level.ERROR, h100.message
+    rtx = _arch(matrix, "paddlepaddle-gpu", "2.6.2", "RTX 3090", "535.104.05")
+    assert rtx.code == J.GPU_ARCH and rtx.level is J.Level.OK, rtx.message
+
+
+def test_paddle_2_5_pypi_wheel_dropped_pascal(matrix: Any) -> None:
+    reason = _arch(matrix, "paddlepaddle-gpu", "2.5.2", "GTX 1080", "535.104.05")
+    assert reason.level is J.Level.ERROR, reason.message
+
+
+def test_paddle_windows_wheels_share_the_linux_list(matrix: Any) -> None:
+    reason = _arch(
+        matrix,
+        "paddlepaddle-gpu",
+        "2.6.2",
+        "NVIDIA H100 80GB HBM3",
+        "537.13",
+        platform="windows-x86_64",
+    )
+    assert reason.level is J.Level.ERROR, reason.message
