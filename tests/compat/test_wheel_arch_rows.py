@@ -150,3 +150,11 @@ def test_paddle_windows_wheels_share_the_linux_list(matrix: Any) -> None:
         platform="windows-x86_64",
     )
     assert reason.level is J.Level.ERROR, reason.message
+
+
+def test_onnxruntime_aarch64_wheels_skip_ampere(matrix: Any) -> None:
+    # 1.29+ aarch64: sm_89/90/120/121 only, no PTX.
+    hopper = _arch(matrix, "onnxruntime-gpu", "1.31.1", "H100", "580.65.06", "linux-aarch64")
+    assert hopper.level is J.Level.OK, hopper.message
+    ampere = _arch(matrix, "onnxruntime-gpu", "1.31.1", "A100", "580.65.06", "linux-aarch64")
+    assert ampere.level is J.Level.ERROR, ampere.message
