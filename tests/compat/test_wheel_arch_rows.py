@@ -158,3 +158,8 @@ def test_onnxruntime_aarch64_wheels_skip_ampere(matrix: Any) -> None:
     assert hopper.level is J.Level.OK, hopper.message
     ampere = _arch(matrix, "onnxruntime-gpu", "1.31.1", "A100", "580.65.06", "linux-aarch64")
     assert ampere.level is J.Level.ERROR, ampere.message
+
+
+def test_cupy_cuda12x_windows_wheels_share_the_linux_list(matrix: Any) -> None:
+    reason = _arch(matrix, "cupy-cuda12x", "13.3.0", "RTX 5090", "576.02", "windows-x86_64")
+    assert reason.code == J.GPU_ARCH_PTX, reason.message
