@@ -288,12 +288,13 @@ CASES = [
     ),
     # Windows, driver 472 (CUDA 11.4 natively, 11.x through minor compat): the only 3.x
     # cu118 build with a Windows row is the 3.0.0b2 beta (paddle.toml); pip never takes
-    # a beta without --pre, so the final 2.6.2 (cu117 build from the paddle index) wins.
+    # a beta without --pre, so a final 2.6.2 wins: the PyPI cu118 build, whose wheel has
+    # sm_75 SASS (read from it), over the paddle index's cu117 build, whose archs are unknown.
     Case(
         "paddle-win-472-final-over-beta",
         ("paddlepaddle-gpu",),
         machine("472.12", T4, os="windows", python="3.10"),
-        {"paddlepaddle-gpu": "2.6.2.post117 cu117"},
+        {"paddlepaddle-gpu": "2.6.2 cu118"},
     ),
     # ... while a request that names the beta still gets it.
     Case(
