@@ -391,3 +391,31 @@ def test_the_fast_json_depth_scan_agrees_with_the_exact_one() -> None:
         assert exact == fast, doc
         deep += exact
     assert deep > 100
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        # Found by the fuzz run on the lent H100 (another Hypothesis version drew it): a
+        # 100 KB string value cost the TOML nesting scan 12 MB, one regex backtracking
+        # frame per character.
+        (inputs.parse_toml, '[a]\nlabel = "' + "a" * 100_000 + '"\n' + "[b]\n" * 70),
+        (inputs.parse_json, "[" * 70 + '"' + "a\\n" * 50_000 + '"' + "]" * 70),
+    ],
+    ids=["toml", "json"],
+)
+def test_the_nesting_scan_skips_long_strings_in_constant_memory(
+    parse: Callable[..., Any], text: str
+) -> None:
+    import contextlib
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        with contextlib.suppress(InputError):  # the JSON one nests too deep: refused
+            parse(text, "input")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - base < 2 * 1024 * 1024, f"{(peak - base) / 2**20:.1f} MiB"
