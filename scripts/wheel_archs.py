@@ -14,6 +14,14 @@ A fatbinary container starts with the magic 0xBA55ED50, a u16 version, a u16
 header size (16) and a u64 payload size; the payload is a run of entries, each
 with a u16 kind (1 = PTX, 2 = ELF/SASS), a u32 header size, a u64 payload size
 and the target architecture as a u32 at offset 28.
+
+One limit: the entry header gives 90 both for generic ``compute_90`` PTX (which
+newer GPUs JIT-compile) and for ``compute_90a`` (Hopper only; likewise 100a,
+120a). Only the PTX text's ``.target`` line tells them apart, and the payload is
+usually LZ4- or Zstandard-compressed, which the standard library cannot read:
+before recording PTX of 9.0 or newer, decompress a few entries and read
+``.target`` (onnxruntime-gpu 1.23.0 ships sm_90a PTX; TensorFlow 2.16+ generic
+sm_90).
 """
 
 from __future__ import annotations
