@@ -38,6 +38,8 @@ _PY_BANNER = re.compile(r"^\s*Python (\d\.\d{1,2})\.\d{1,3}\b[^\n]{0,40}\(")
 _PY_PATH = re.compile(r"[/\\][Pp]ython(\d\.\d{1,2})[/\\](?:site|dist)-packages[/\\]")
 _PY_WIN = re.compile(r"[/\\]Python(3)(\d{1,2})[/\\]")
 _WIN_PATH = re.compile(r"(?:^|[\s\"'(])[A-Za-z]:\\")
+# A DLL name (cudart64_110.dll, cudnn64_8.dll) is as Windows as a drive path.
+_WIN_DLL = re.compile(r"\b[\w.-]{1,80}\.dll\b", re.IGNORECASE)
 _PIP = re.compile(r"\bpip3?(?:\.exe)?\"?\s+install\s+(.{1,1000})")
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]{0,80})(?:\[[\w,-]{1,80}\])?==([\w.+!-]{1,60})$")
 _ENV = re.compile(
@@ -210,7 +212,7 @@ def extract(text: str) -> MessageFacts:
                 w = _PY_WIN.search(line)
                 if w:
                     python = f"{w.group(1)}.{w.group(2)}"
-        if os_name is None and _WIN_PATH.search(line):
+        if os_name is None and (_WIN_PATH.search(line) or _WIN_DLL.search(line)):
             os_name = "windows"
         p = _PIP.search(line)
         if p:

@@ -478,6 +478,17 @@ def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) 
     assert extract("libcufft.so.10: cannot open shared object file").cuda_unloadable == ()
 
 
+def test_a_dll_in_the_message_makes_an_unknown_platform_windows(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    text = "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found"
+    assert extract(text).os == "windows"
+    assert extract("libcudart.so.11.0: cannot open shared object file").os is None
+    m = only(explain(text, None, mini_matrix), "tf-dlopen-cuda-library")
+    # Windows finds DLLs on PATH; LD_LIBRARY_PATH means nothing there.
+    assert m.fix is not None and "on PATH" in m.fix and "LD_LIBRARY_PATH" not in m.fix
+
+
 def test_cuda_visible_devices_hides_every_gpu(mini_matrix: Matrix) -> None:
     s = snap(driver={"version": "550.54.14"}, gpus=[RTX4090], env={"CUDA_VISIBLE_DEVICES": ""})
     m = only(
