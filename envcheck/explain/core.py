@@ -526,8 +526,7 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
     target = _target(snapshot, matrix)
     for fw in installed:
         # A JAX plugin or cupy-cudaXXx records its CUDA major only: a CUDA build all the same.
-        major = fw.build.get("cuda_major")
-        cuda = fw.cuda_version or (f"{major}.x" if major else None)
+        cuda = fw.cuda_shown
         cpu = fw.cpu_only is True or (fw.cpu_only is None and cuda is None)
         cause.add(f"{_label(fw)}: " + ("CPU-only build" if cpu else f"CUDA {cuda}"))
         if not cpu:

@@ -260,6 +260,13 @@ class Framework(_Model):
     def __post_init__(self) -> None:
         object.__setattr__(self, "build", frozen_map(self.build))
 
+    @property
+    def cuda_shown(self) -> Optional[str]:
+        """The build's CUDA as far as it is known: its version (``12.4``), or the
+        major alone that a JAX plugin or a cupy-cudaXXx name gives (``13.x``)."""
+        major = self.build.get("cuda_major")
+        return self.cuda_version or (f"{major}.x" if major else None)
+
 
 @record
 class ProbeError(_Model):

@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from envcheck.render.blocks import Table, emit
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from envcheck.model.snapshot import Gpu, Snapshot
 
 GpuLookup = Callable[[str], Optional[tuple[str, str]]]
@@ -136,7 +134,7 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
                         f.name,
                         f.version,
                         f.package,
-                        f.cuda_version or _cuda_major(f.build),
+                        f.cuda_shown,
                         f.cudnn_version,
                         f.cpu_only,
                     ]
@@ -160,12 +158,6 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
             )
         )
     return sections
-
-
-def _cuda_major(build: Mapping[str, str]) -> Optional[str]:
-    """``13.x``: what a JAX plugin or a cupy-cuda13x package name tells of its CUDA."""
-    major = build.get("cuda_major")
-    return f"{major}.x" if major else None
 
 
 # nvidia/cuda container images set NVIDIA_REQUIRE_CUDA to a list of ~2 000 characters;
