@@ -12,8 +12,6 @@ exactly the versions the test environment already runs.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 import sys
 import zipfile
@@ -25,6 +23,8 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.tags import Tag, parse_tag, sys_tags
 from packaging.utils import canonicalize_name
+
+from tests.resolve.stubwheels import wheel_record_line
 
 # Written by the installer, not part of a wheel.
 _INSTALLER_FILES = {"INSTALLER", "REQUESTED", "RECORD", "direct_url.json"}
@@ -58,11 +58,6 @@ def requirement_closure(requirements: Iterable[str]) -> list[metadata.Distributi
         found[key] = dist
         todo += needed(dist.requires or (), req.extras)
     return [found[k] for k in sorted(found)]
-
-
-def _record_line(path: str, data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return f"{path},sha256={digest},{len(data)}"
 
 
 def _tag(wheel_text: str) -> Tag:
@@ -113,7 +108,7 @@ def repack(dist: metadata.Distribution, directory: Path) -> Path:
                 continue
             data = path.read_bytes()
             zf.writestr(rel, data)
-            record.append(_record_line(rel, data))
+            record.append(wheel_record_line(rel, data))
         record.append(f"{info}/RECORD,,")
         zf.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
     return target

@@ -19,7 +19,8 @@ def normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _record_line(path: str, data: bytes) -> str:
+def wheel_record_line(path: str, data: bytes) -> str:
+    """One RECORD row: path, urlsafe-base64 sha256 without padding, size."""
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return f"{path},sha256={digest},{len(data)}"
 
@@ -60,7 +61,7 @@ def write_stub_wheel(
             b"Tag: py3-none-any\n"
         ),
     }
-    record = [_record_line(p, d) for p, d in files.items()] + [f"{info}/RECORD,,"]
+    record = [wheel_record_line(p, d) for p, d in files.items()] + [f"{info}/RECORD,,"]
     files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
     path = directory / f"{stem}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as zf:
