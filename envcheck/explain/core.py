@@ -32,7 +32,6 @@ from envcheck.model.versions import (
     parse_compute_capability,
     parse_cuda_version,
 )
-from envcheck.rules.cpu_build import CPU_ONLY_BUILD
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
@@ -383,12 +382,9 @@ def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
 
 
 def _about_another_framework(f: Finding, frameworks: tuple[str, ...]) -> bool:
-    """A CPU-only-build finding names its framework first in its evidence
-    (``onnxruntime: the CPU package ...``); one about another framework than the
-    message's is no evidence for it."""
-    if f.id != CPU_ONLY_BUILD or not frameworks or not f.evidence:
-        return False
-    return f.evidence[0].split(":", 1)[0] not in frameworks
+    """A finding that judges another installed framework than the message's is no
+    evidence for it (the CPU onnxruntime beside a JAX error)."""
+    return bool(frameworks) and f.framework is not None and f.framework not in frameworks
 
 
 # A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN

@@ -56,6 +56,9 @@ class Finding:
     detail: Optional[str] = None
     sources: tuple[str, ...] = ()
     """Matrix source URLs behind the finding."""
+    framework: Optional[str] = None
+    """The installed framework the finding judges (``torch``); None for findings
+    about the machine as a whole."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +70,7 @@ class Finding:
             "fix": self.fix,
             "detail": self.detail,
             "sources": list(self.sources),
+            "framework": self.framework,
         }
 
 

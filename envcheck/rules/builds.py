@@ -177,6 +177,7 @@ def _finding(
         evidence=tuple(evidence),
         fix=fix,
         sources=reason.sources,
+        framework=fw.name,
     )
 
 
@@ -211,4 +212,5 @@ def _undecided(fw: Framework, verdict: J.SetVerdict, snapshot: Snapshot) -> Find
         ),
         fix=("Find out which build is installed:\n  " + tell) if tell else None,
         sources=tuple(dict.fromkeys(s for v in verdict.verdicts for s in v.candidate.sources)),
+        framework=fw.name,
     )

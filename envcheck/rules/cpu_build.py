@@ -70,4 +70,5 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 else f"Replace {fw.package or fw.name} with a CUDA build "
                 f"(see `envcheck plan {fw.name}`)."
             ),
+            framework=fw.name,
         )

@@ -133,6 +133,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     Severity.ERROR,
                     f"{fw_label(fw)} needs cuDNN {need_major}.x but only cuDNN "
                     f"{', '.join(others)} is installed",
+                    framework=fw.name,
                     evidence=(
                         f"{fw.name} was built with cuDNN {need}",
                         *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns),
@@ -145,6 +146,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     Category.CUDA_RUNTIME_MISSING,
                     Severity.ERROR,
                     f"{fw_label(fw)} needs cuDNN {need_major}.x but no cuDNN was found",
+                    framework=fw.name,
                     evidence=(f"{fw.name} was built with cuDNN {need}", "libraries: no cudnn"),
                     fix=_cudnn_fix(fw, need_major, snapshot),
                 )
@@ -181,6 +183,7 @@ def _cudnn_not_loaded(
             Severity.ERROR,
             f"cuDNN {same[0].version} is installed{at}, but {who} could not load it: its "
             "directory is not on the loader path of that process",
+            framework=fw.name if fw else None,
             evidence=(seen, *listed),
             fix=f"Add {_dirname(where)} to LD_LIBRARY_PATH (or register it with ldconfig) "
             "in the environment that runs the program.",
@@ -191,6 +194,7 @@ def _cudnn_not_loaded(
             Category.CUDNN_MISMATCH,
             Severity.ERROR,
             f"{who} needs cuDNN {major}.x but only cuDNN {', '.join(others)} is installed",
+            framework=fw.name if fw else None,
             evidence=(seen, *listed),
             fix=fix,
         )
@@ -199,6 +203,7 @@ def _cudnn_not_loaded(
         Category.CUDA_RUNTIME_MISSING,
         Severity.ERROR,
         f"{who} needs cuDNN {major}.x but none could be loaded",
+        framework=fw.name if fw else None,
         evidence=(seen, "libraries: no cudnn" if _libraries_observed(snapshot) else seen),
         fix=fix,
     )
@@ -243,6 +248,7 @@ def _older_cudnn(
             Severity.ERROR,
             f"An older cuDNN {first_on_path.version} on LD_LIBRARY_PATH shadows the "
             f"cuDNN {need} that {fw_label(fw)} needs",
+            framework=fw.name,
             evidence=(
                 f"LD_LIBRARY_PATH: {first_on_path.path}",
                 f"{fw.name} needs cuDNN {need}",
@@ -270,6 +276,7 @@ def _older_cudnn(
             f"{fw_label(fw)} needs cuDNN {need}, but an older cuDNN {older[0].version} is "
             f"installed beside cuDNN {newer[0].version}: whichever comes first on the loader "
             "path is the one that gets loaded",
+            framework=fw.name,
             evidence=(
                 f"{fw.package or fw.name} was built with cuDNN {need}",
                 *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in same),
@@ -312,6 +319,7 @@ def _cudnn_older_finding(
         Category.CUDNN_MISMATCH,
         severity,
         f"{fw_label(fw)} was built with cuDNN {need}, but {how} the older cuDNN {lib.version}",
+        framework=fw.name,
         evidence=tuple(evidence),
         fix=fix,
     )
@@ -452,6 +460,7 @@ def _runtime_not_loaded(
             Severity.ERROR,
             f"The CUDA {wanted} runtime is installed ({same[0]}), but {who} could not load "
             f"its {shown} library: its directory is not on the loader path of that process",
+            framework=fw.name if fw else None,
             evidence=(seen, *listed),
             fix=f"Add the directory that holds {shown} ({same[0]}) to {path} (or "
             "register it with ldconfig) in the environment that runs the program.",
@@ -478,6 +487,7 @@ def _runtime_not_loaded(
         Category.CUDA_RUNTIME_MISSING,
         Severity.ERROR,
         title,
+        framework=fw.name if fw else None,
         evidence=(seen, *listed),
         fix=fix,
     )
@@ -517,6 +527,7 @@ def check_cuda_runtime(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             Category.CUDA_RUNTIME_MISSING,
             Severity.ERROR,
             f"{fw_label(fw)} needs the CUDA {wanted} runtime libraries but none were found",
+            framework=fw.name,
             evidence=(
                 f"{fw.name} was built with CUDA {cuda}",
                 "CUDA found: " + (", ".join(sorted({str(c) for c in found})) or "none"),
