@@ -239,6 +239,22 @@ def _poetry(poetry: str, args: list[str], cwd: Path, env: dict[str, str]) -> Any
     )
 
 
+def _lock_with_stub_pypi(
+    poetry: str, text: str, pypi: str, tmp_path: Path, env: dict[str, str]
+) -> dict[str, Any]:
+    """``poetry lock`` of the pyproject ``text`` with the stub index ``pypi`` as its
+    primary source (which turns the implicit PyPI off); the locked packages by name."""
+    text += f'\n[[tool.poetry.source]]\nname = "stub-pypi"\nurl = "{pypi}"\n'
+    text += 'priority = "primary"\n'
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(text, encoding="utf-8")
+    done = _poetry(poetry, ["lock"], project, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lock = tomllib.loads((project / "poetry.lock").read_text(encoding="utf-8"))
+    return {pkg["name"]: pkg for pkg in lock["package"]}
+
+
 @contextlib.contextmanager
 def _serve(root: Path) -> Iterator[Callable[[str], str]]:
     """Serve ``root`` over HTTP on 127.0.0.1 (poetry reads no file:// indexes); yield
@@ -389,16 +405,7 @@ def test_poetry_check_and_lock_accept_the_output(matrix: Any, tmp_path: Path) ->
         for url, here in local.items():
             text = text.replace(_quoted(url), _quoted(http_url(here)))
         pypi = http_url(default)
-        # a primary source turns the implicit PyPI off: the stub index stands in for it
-        text += f'\n[[tool.poetry.source]]\nname = "stub-pypi"\nurl = "{pypi}"\n'
-        text += 'priority = "primary"\n'
-        project = tmp_path / "project"
-        project.mkdir()
-        (project / "pyproject.toml").write_text(text, encoding="utf-8")
-        done = _poetry(poetry, ["lock"], project, env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    lock = tomllib.loads((project / "poetry.lock").read_text(encoding="utf-8"))
-    got = {pkg["name"]: pkg for pkg in lock["package"]}
+        got = _lock_with_stub_pypi(poetry, text, pypi, tmp_path, env)
     for pick in p.picks:
         entry = got[pick.package]
         if emit._uses_index(pick, p):
@@ -442,16 +449,7 @@ def test_poetry_lock_takes_jaxlib_from_the_find_links_page(
     with _serve(www) as http_url:
         page_url = http_url(page.parent.as_uri()) + page.name
         text = text.replace(_quoted(pick.find_links), _quoted(page_url))
-        stub_pypi = http_url(default)
-        text += f'\n[[tool.poetry.source]]\nname = "stub-pypi"\nurl = "{stub_pypi}"\n'
-        text += 'priority = "primary"\n'
-        project = tmp_path / "project"
-        project.mkdir()
-        (project / "pyproject.toml").write_text(text, encoding="utf-8")
-        done = _poetry(poetry, ["lock"], project, env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    lock = tomllib.loads((project / "poetry.lock").read_text(encoding="utf-8"))
-    got = {pkg["name"]: pkg for pkg in lock["package"]}
+        got = _lock_with_stub_pypi(poetry, text, http_url(default), tmp_path, env)
     assert got["jax"]["version"] == "0.4.20"
     assert got["jaxlib"]["version"] == cuda_jaxlib
     assert got["jaxlib"]["source"]["url"] == page_url
