@@ -6,6 +6,7 @@ import ipaddress
 import json
 import socket
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -182,6 +183,23 @@ class CliResult:
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.exit_code, self.stdout, self.stderr))
+
+
+def entry_in_fresh_process(*args: str) -> tuple[int, bool, str]:
+    """``envcheck._entry.main(args)`` in a fresh interpreter (working directory
+    inherited): (exit code, whether click was imported, stdout). Proves what a
+    click-free fast path imports."""
+    probe = (
+        f"import sys; from envcheck._entry import main; code = main({list(args)!r}); "
+        "sys.stderr.write('\\n@@ %s %s' % (code, 'click' in sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    head, sep, tail = proc.stderr.rpartition("\n@@ ")
+    assert sep and len(tail.split()) == 2, proc.stderr
+    code, clicked = tail.split()
+    return int(code), clicked == "True", proc.stdout
 
 
 def run_cli(

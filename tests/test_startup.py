@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import entry_in_fresh_process
+
 FRAMEWORKS = {"torch", "tensorflow", "jax", "jaxlib", "cupy", "paddle", "onnxruntime", "numpy"}
 
 PROBE = """
@@ -106,15 +108,9 @@ def test_detect_json_fast_path_prints_what_the_cli_prints(
 
 @pytest.mark.real_machine
 def test_detect_json_without_a_terminal_does_not_import_click() -> None:
-    probe = (
-        "import sys; from envcheck._entry import main; code = main(['detect', '--json']); "
-        "sys.stderr.write('@@ %s %s' % (code, 'click' in sys.modules))"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert proc.stderr.endswith("@@ 0 False"), proc.stderr
-    assert json.loads(proc.stdout)["schema"] == "envcheck.snapshot/1"
+    code, clicked, out = entry_in_fresh_process("detect", "--json")
+    assert (code, clicked) == (0, False)
+    assert json.loads(out)["schema"] == "envcheck.snapshot/1"
 
 
 def test_detect_json_fast_path_reports_internal_errors_in_one_line(
@@ -160,15 +156,9 @@ def test_doctor_json_fast_path_prints_what_the_cli_prints(
 
 @pytest.mark.real_machine
 def test_doctor_json_without_a_terminal_does_not_import_click() -> None:
-    probe = (
-        "import sys; from envcheck._entry import main; code = main(['doctor', '--json']); "
-        "sys.stderr.write('@@ %s' % ('click' in sys.modules))"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert proc.stderr.endswith("@@ False"), proc.stderr
-    assert json.loads(proc.stdout)["schema"] == "envcheck.doctor/1"
+    _code, clicked, out = entry_in_fresh_process("doctor", "--json")
+    assert not clicked
+    assert json.loads(out)["schema"] == "envcheck.doctor/1"
 
 
 def test_doctor_json_fast_path_reports_a_bad_matrix_like_the_cli(

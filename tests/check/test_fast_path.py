@@ -3,13 +3,11 @@ prints what the click command prints, with the same exit code."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import entry_in_fresh_process, run_cli
 
 FILES = {
     "clean/requirements.txt": "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.8.0\n",
@@ -63,12 +61,6 @@ def test_options_still_go_through_click(tree: Path) -> None:
 
 @pytest.mark.real_machine
 def test_check_with_paths_does_not_import_click(tree: Path) -> None:
-    probe = (
-        "import sys; from envcheck._entry import main; code = main(['check', 'clean']); "
-        "sys.stderr.write('@@ %s %s' % (code, 'click' in sys.modules))"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert proc.stderr.endswith("@@ 0 False"), proc.stderr
-    assert proc.stdout == "envcheck check: 2 files checked, no problems\n"
+    code, clicked, out = entry_in_fresh_process("check", "clean")
+    assert (code, clicked) == (0, False)
+    assert out == "envcheck check: 2 files checked, no problems\n"
