@@ -47,6 +47,14 @@ TORCH_CPU = {
     "package": "torch",
     "variant": "cpu",
 }
+TF_2_15 = {
+    "name": "tensorflow",
+    "version": "2.15.0",
+    "cuda_version": "12.2",
+    "cudnn_version": "8.9",
+    "cpu_only": False,
+    "package": "tensorflow",
+}
 PY311 = {"version": "3.11.9", "implementation": "CPython", "env_kind": "venv"}
 
 
@@ -374,14 +382,7 @@ def test_tensorflow_without_any_cudnn(mini_matrix: Matrix) -> None:
 
 
 def test_older_cudnn_on_ld_library_path_shadows(mini_matrix: Matrix) -> None:
-    tf = {
-        "name": "tensorflow",
-        "version": "2.15.0",
-        "cuda_version": "12.2",
-        "cudnn_version": "8.9",
-        "cpu_only": False,
-        "package": "tensorflow",
-    }
+    tf = TF_2_15
     s = snap(
         driver=driver("550.54.14"),
         gpus=[RTX4090],
@@ -405,14 +406,7 @@ def test_older_cudnn_on_ld_library_path_shadows(mini_matrix: Matrix) -> None:
 
 
 def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -> None:
-    tf = {
-        "name": "tensorflow",
-        "version": "2.15.0",
-        "cuda_version": "12.2",
-        "cudnn_version": "8.9",
-        "cpu_only": False,
-        "package": "tensorflow",
-    }
+    tf = TF_2_15
     old = {
         "name": "cudnn",
         "version": "8.6.0",
@@ -444,14 +438,7 @@ def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -
 def test_a_cudnn_major_a_process_could_not_open_is_absent(mini_matrix: Matrix) -> None:
     from envcheck.model.snapshot import LIB_NOT_LOADABLE as NOT_LOADABLE
 
-    tf = {
-        "name": "tensorflow",
-        "version": "2.15.0",
-        "cuda_version": "12.2",
-        "cudnn_version": "8.9",
-        "cpu_only": False,
-        "package": "tensorflow",
-    }
+    tf = TF_2_15
     failed = {"name": "cudnn", "version": "8", "source": NOT_LOADABLE}
     # No libraries probe ran, yet the process was seen failing to open cuDNN 8.
     found = ids(snap(frameworks=[tf], libraries=[failed]), mini_matrix)["cudnn-missing"]
