@@ -154,18 +154,19 @@ def gpu_driver_reasons(target: Target, matrix: Matrix) -> tuple[Reason, ...]:
     if target.driver is None:
         return ()
     out = []
+    branch = matrix.branch_of(target.driver)
     for cc, name in _named_gpus(target):
         arch = matrix.architecture_for(cc)
         retired = None if arch is None else matrix.retired_arch(arch.name)
-        if arch is None or retired is None or target.driver.branch <= retired.last_branch:
+        if arch is None or retired is None or branch <= retired.last_branch:
             continue
         out.append(
             Reason(
                 GPU_DROPPED,
                 Level.ERROR,
                 Category.GPU_ARCH_UNSUPPORTED,
-                f"{name} ({arch.name}) is not supported by driver branch "
-                f"{target.driver.branch}: install a driver from the {retired.last_branch} "
+                f"{name} ({arch.name}) is not supported by driver {target.driver.raw} "
+                f"(branch {branch}): install a driver from the {retired.last_branch} "
                 f"branch, the last for {arch.name}",
                 (retired.origin.cite(),),
             )
@@ -187,6 +188,8 @@ def _named_gpus(target: Target) -> list[tuple[ComputeCapability, str]]:
 
 def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
     """Whether ``candidate`` runs on ``target``, with every reason (see module doc)."""
+    if target.gpu_choices:
+        return _judge_chips(candidate, target, matrix)
     c = candidate
     reasons: list[Reason] = []
     src = c.sources
@@ -298,6 +301,71 @@ def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
     else:
         status = Status.RUNS
     return Verdict(c, status, tuple(reasons), code)
+
+
+def _judge_chips(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
+    """A target with GPUs known by a name several chips share (``gpu_choices``):
+    the build is judged for every chip each may be. The same answer for all is
+    that answer; otherwise ``unknown``, saying which chip decides and how to tell."""
+    import itertools
+    from dataclasses import replace
+
+    from envcheck.compat.target import HOW_TO_TELL_CC
+
+    names = (
+        target.gpu_names
+        if len(target.gpu_names) == len(target.gpus)
+        else tuple(cc.sm for cc in target.gpus)
+    )
+    picks = [[(choice, chip, cc) for chip, cc in choice.chips] for choice in target.gpu_choices]
+    judged = []
+    for combo in itertools.islice(itertools.product(*picks), 64):
+        concrete = replace(
+            target,
+            gpus=target.gpus + tuple(cc for _, _, cc in combo),
+            gpu_names=names + tuple(choice.label(chip, cc) for choice, chip, cc in combo),
+            gpu_choices=(),
+        )
+        judged.append((combo, judge(candidate, concrete, matrix)))
+    verdicts = [v for _, v in judged]
+    code = min(v.code for v in verdicts)
+    shared = tuple(r for r in verdicts[0].reasons if all(r in v.reasons for v in verdicts[1:]))
+    described = "; ".join(choice.describe() for choice in target.gpu_choices)
+    if len({v.status for v in verdicts}) == 1:
+        every = tuple(dict.fromkeys(r for v in verdicts for r in v.reasons))
+        same = Reason(
+            GPU_ARCH,
+            Level.INFO,
+            Category.OTHER,
+            f"{described}: the same answer for every chip the name may be",
+            tuple(c.source for c in target.gpu_choices if c.source),
+            inferred=True,
+        )
+        return Verdict(candidate, verdicts[0].status, (*every, same), code)
+    reasons = list(shared)
+    running = [combo for combo, v in judged if v.runs]
+    for combo, v in judged:
+        if v.runs:
+            continue
+        board = ", ".join(choice.label(chip, cc) for choice, chip, cc in combo)
+        for r in v.reasons:
+            if r.level in (Level.ERROR, Level.UNKNOWN) and r not in shared:
+                reasons.append(
+                    replace(r, level=Level.UNKNOWN, message=f"if it is {board}: {r.message}")
+                )
+    runs_on = sorted({f"{chip} {cc.sm}" for combo in running for _, chip, cc in combo})
+    reasons.append(
+        Reason(
+            GPU_ARCH_UNKNOWN,
+            Level.UNKNOWN,
+            Category.GPU_ARCH_UNSUPPORTED,
+            f"{described}: {candidate.label} runs only on "
+            f"{' or '.join(runs_on) if runs_on else 'some of these chips'}; {HOW_TO_TELL_CC}",
+            tuple(c.source for c in target.gpu_choices if c.source),
+            inferred=True,
+        )
+    )
+    return Verdict(candidate, Status.UNKNOWN, tuple(reasons), code)
 
 
 def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Reason]) -> Code:

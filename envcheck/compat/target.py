@@ -22,6 +22,73 @@ OS_NAMES = ("linux", "windows", "wsl", "macos")
 ARCHES = ("x86_64", "aarch64")
 
 
+HOW_TO_TELL_CC = (
+    "the GPU's compute capability tells which: `nvidia-smi --query-gpu=name,compute_cap "
+    "--format=csv` (recent drivers), `torch.cuda.get_device_capability()` or the CUDA "
+    "samples' deviceQuery"
+)
+
+
+@record
+class GpuChoice:
+    """A GPU known by a name NVIDIA gave to boards with different chips: its compute
+    capability is one of ``chips`` (chip name, capability), two or more."""
+
+    name: str
+    chips: tuple[tuple[str, ComputeCapability], ...]
+    source: Optional[str] = None
+    """The ``[[shared_name]]`` row's citation."""
+
+    def label(self, chip: str, cc: ComputeCapability) -> str:
+        return f"{self.name} ({chip}, {cc.sm})"
+
+    def describe(self) -> str:
+        return f"{self.name} ({' or '.join(f'{chip} {cc.sm}' for chip, cc in self.chips)})"
+
+
+@record
+class GpuReading:
+    """What a GPU name tells: a capability, the chips it may be, or nothing."""
+
+    cc: Optional[ComputeCapability] = None
+    basis: Optional[str] = None
+    """What the capability was inferred from, when it was ("the family: ...", or
+    "the driver: ..." for the one chip of a shared name the driver supports)."""
+    choice: Optional[GpuChoice] = None
+    """Set when the name is shared by chips of different capabilities."""
+
+
+def read_gpu_name(name: str, matrix: Matrix, driver: Optional[DriverVersion] = None) -> GpuReading:
+    """A GPU name's capability from gpus.toml. A name shared by several chips is
+    narrowed to the chips ``driver``'s branch still supports (a GPU the driver
+    does not support would not be listed); one left decides it."""
+    found = matrix.gpu_match(name)
+    if found is not None:
+        basis = None if found.model is not None else f"the family: {found.basis}"
+        return GpuReading(found.compute_capability, basis)
+    shared = matrix.gpu_shared(name)
+    if shared is None:
+        return GpuReading()
+    chips = shared.choices
+    if driver is not None:
+        kept = tuple((chip, cc) for chip, cc in chips if _driver_supports(matrix, cc, driver))
+        if len(kept) == 1:
+            ((chip, cc),) = kept
+            return GpuReading(
+                cc,
+                f"the driver: {chip} is the only chip sold as {shared.name} that "
+                f"driver branch {matrix.branch_of(driver)} supports",
+            )
+        chips = kept or chips
+    return GpuReading(choice=GpuChoice(name, chips, shared.origin.cite()))
+
+
+def _driver_supports(matrix: Matrix, cc: ComputeCapability, driver: DriverVersion) -> bool:
+    arch = matrix.architecture_for(cc)
+    retired = None if arch is None else matrix.retired_arch(arch.name)
+    return retired is None or matrix.branch_of(driver) <= retired.last_branch
+
+
 @record
 class Target:
     """What a framework build must run on. Unknown facts are None (not checked)."""
@@ -36,6 +103,9 @@ class Target:
     message's "found version 11040"); judged on only when ``driver`` is unknown."""
     gpus: tuple[ComputeCapability, ...] = ()
     gpu_names: tuple[str, ...] = ()
+    gpu_choices: tuple[GpuChoice, ...] = ()
+    """GPUs whose name is shared by chips of different capabilities (not in
+    ``gpus``/``gpu_names``): the judge judges every chip they may be."""
     python: Optional[str] = None
     """``3.11``"""
     nvidia: Optional[bool] = None
@@ -65,10 +135,10 @@ class Target:
             parts.append(self.os + (f"/{self.arch}" if self.arch else ""))
         if self.driver:
             parts.append(f"driver {self.driver.raw}")
-        if self.gpu_names:
-            parts.append(", ".join(self.gpu_names))
-        elif self.gpus:
-            parts.append(", ".join(f"sm_{c.major}{c.minor}" for c in self.gpus))
+        gpus = list(self.gpu_names) or [f"sm_{c.major}{c.minor}" for c in self.gpus]
+        gpus.extend(c.describe() for c in self.gpu_choices)
+        if gpus:
+            parts.append(", ".join(gpus))
         if self.python:
             parts.append(f"Python {self.python}")
         return "; ".join(parts) or "an unspecified machine"
@@ -89,13 +159,18 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
     elif p.os == "darwin":
         os_name = "macos"
     arch = normalise_arch(p.arch)
+    driver = parse_driver_version(snapshot.driver.version)
     ccs = []
     names = []
+    choices: dict[GpuChoice, None] = {}
     for g in snapshot.gpus:
         cc = parse_compute_capability(g.compute_capability)
         if cc is None and matrix is not None and g.name:
-            found = matrix.gpu_match(g.name)
-            cc = None if found is None else found.compute_capability
+            reading = read_gpu_name(g.name, matrix, driver)
+            cc = reading.cc
+            if reading.choice is not None:
+                choices[reading.choice] = None
+                continue
         if cc is not None:
             ccs.append(cc)
         if g.name:
@@ -106,10 +181,11 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
     return Target(
         os=os_name,
         arch=arch,
-        driver=parse_driver_version(snapshot.driver.version),
+        driver=driver,
         driver_cuda=parse_cuda_version(snapshot.driver.cuda_version),
         gpus=tuple(dict.fromkeys(ccs)),
         gpu_names=tuple(names),
+        gpu_choices=tuple(choices),
         python=python,
         nvidia=snapshot.nvidia(),
     )
@@ -143,6 +219,13 @@ def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[
         raise ValueError(non_nvidia_message(text, vendor))
     found = matrix.gpu_match(text)
     if found is None:
+        shared = matrix.gpu_shared(text)
+        if shared is not None:
+            raise ValueError(
+                f"{text!r} names {GpuChoice(shared.name, shared.choices).describe()}: give "
+                "its compute capability instead (e.g. --gpu "
+                f"{shared.compute_capabilities[0].sm}): {HOW_TO_TELL_CC}"
+            )
         raise ValueError(
             f"unknown GPU {text!r}: give its compute capability instead (e.g. --gpu sm_89)"
         )
@@ -199,9 +282,26 @@ def target_from_flags(
     if driver is not None or gpus:
         changes["nvidia"] = True
     if gpus:
-        resolved = [resolve_gpu(g, matrix) for g in gpus]
+        # A name shared by chips of different capabilities is judged for each chip
+        # (the one chip the driver's branch supports, when only one is left).
+        resolved: list[tuple[ComputeCapability, Optional[str]]] = []
+        choices: dict[GpuChoice, None] = {}
+        known_driver = parse_driver_version(driver) if driver is not None else base.driver
+        for g in gpus:
+            reading = None
+            if parse_compute_capability(g) is None and matrix.gpu_match(g) is None:
+                reading = read_gpu_name(g, matrix, known_driver)
+            if reading is not None and reading.choice is not None:
+                choices[reading.choice] = None
+            elif reading is not None and reading.cc is not None:
+                resolved.append(
+                    (reading.cc, f"{g} ({reading.cc.sm} inferred from {reading.basis})")
+                )
+            else:
+                resolved.append(resolve_gpu(g, matrix))
         changes["gpus"] = tuple(dict.fromkeys(cc for cc, _ in resolved))
         changes["gpu_names"] = tuple(name for _, name in resolved if name)
+        changes["gpu_choices"] = tuple(choices)
     if os_name is not None:
         changes["os"] = os_name
     if arch is not None:

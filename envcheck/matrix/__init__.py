@@ -34,6 +34,7 @@ from envcheck.matrix.rows import (
     NvidiaPin,
     Origin,
     RetiredArch,
+    SharedGpuName,
     ToolkitArchs,
 )
 from envcheck.model._frozen import field, record
@@ -77,6 +78,7 @@ class Matrix:
     toolkit_archs: tuple[ToolkitArchs, ...] = ()
     architectures: tuple[Architecture, ...] = ()
     gpus: tuple[GpuModel, ...] = ()
+    shared_gpu_names: tuple[SharedGpuName, ...] = ()
     cudnn_releases: tuple[CudnnRelease, ...] = ()
     driver_branches: tuple[DriverBranch, ...] = ()
     retired_archs: tuple[RetiredArch, ...] = ()
@@ -204,10 +206,18 @@ class Matrix:
             need = row.windows_min_driver if windows else row.linux_min_driver
             if need is not None and driver.key >= need.key and (best is None or row.cuda > best):
                 best = row.cuda
-        branch = self.driver_branch(driver.branch)
+        branch = self.driver_branch(self.branch_of(driver))
         if branch is not None and (best is None or branch.max_cuda > best):
             best = branch.max_cuda
         return best
+
+    def branch_of(self, driver: DriverVersion) -> int:
+        """The release branch a driver belongs to: the highest known branch at or
+        below its major number (Windows numbers run past it: 472.12 and 474.04 are
+        R470, 391.35 is R390, 581.57 is R580); its major when no branch is known."""
+        major = driver.branch
+        known = [b.branch for b in self.driver_branches if b.branch <= major]
+        return max(known, default=major)
 
     def driver_branch(self, branch: int) -> Optional[DriverBranch]:
         for row in self.driver_branches:
@@ -252,7 +262,12 @@ class Matrix:
     def _gpu_names(self) -> GpuIndex:
         # Once per matrix: hashing the GPU table for the shared cache costs
         # milliseconds, and a snapshot may list a thousand GPUs.
-        return _gpu_index(self.gpus)
+        return _gpu_index(self.gpus, self.shared_gpu_names)
+
+    def gpu_shared(self, name: str) -> Optional[SharedGpuName]:
+        """The ``[[shared_name]]`` row when ``name`` is a product name NVIDIA gave to
+        boards with different chips (``gpu_match`` is None for it); else None."""
+        return self._gpu_names.shared(name)
 
     def architecture_for(self, cc: ComputeCapability) -> Optional[Architecture]:
         for arch in self.architectures:
@@ -524,10 +539,10 @@ def gpu_vendor_of(name: str) -> Optional[str]:
 
 
 @functools.lru_cache(maxsize=8)
-def _gpu_index(gpus: tuple[GpuModel, ...]) -> GpuIndex:
+def _gpu_index(gpus: tuple[GpuModel, ...], shared: tuple[SharedGpuName, ...]) -> GpuIndex:
     from envcheck.matrix.gpu_names import GpuIndex
 
-    return GpuIndex(gpus)
+    return GpuIndex(gpus, shared)
 
 
 # -- loading -------------------------------------------------------------------

@@ -28,7 +28,11 @@ TABLES: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("forward_compat", "forward_compat"),
     ),
     "cuda_arch": (("toolkit", "toolkit_archs"),),
-    "gpus": (("architecture", "architectures"), ("gpu", "gpus")),
+    "gpus": (
+        ("architecture", "architectures"),
+        ("gpu", "gpus"),
+        ("shared_name", "shared_gpu_names"),
+    ),
     "cudnn": (("release", "cudnn_releases"),),
     "driver_branches": (("branch", "driver_branches"), ("retired", "retired_archs")),
     "torch": (("build", "builds:torch"), ("companion", "companions")),

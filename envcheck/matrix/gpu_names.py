@@ -15,7 +15,10 @@ A name resolves in this order:
    A family whose members disagree (RTX 3050 is 8.6, RTX 3050 A Laptop 8.9)
    infers nothing.
 
-Non-NVIDIA names (``gpu_vendor_of``) never match.
+Non-NVIDIA names (``gpu_vendor_of``) never match. A name NVIDIA gave to boards
+with different chips (``[[shared_name]]``: GeForce GT 730 is GF108, GK107 or
+GK208B) matches no row: ``GpuIndex.shared`` returns it, and it is no member of a
+family either.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Optional
 
-from envcheck.matrix.rows import GpuModel
+from envcheck.matrix.rows import GpuModel, SharedGpuName
 from envcheck.model.versions import ComputeCapability
 
 _BRANDS = ("geforce", "quadro", "tesla")
@@ -155,7 +158,13 @@ class GpuMatch:
 class GpuIndex:
     """All spellings of all rows, plus the families they belong to."""
 
-    def __init__(self, gpus: Iterable[GpuModel]) -> None:
+    def __init__(self, gpus: Iterable[GpuModel], shared: Iterable[SharedGpuName] = ()) -> None:
+        self.shared_by_key: dict[str, SharedGpuName] = {}
+        for row in shared:
+            for spelling in (row.name, *row.aliases):
+                key = gpu_key(spelling)
+                self.shared_by_key.setdefault(key, row)
+                self.shared_by_key.setdefault(_unbranded(key), row)
         self.by_key: dict[str, GpuModel] = {}
         members: dict[str, set[tuple[ComputeCapability, str]]] = {}
         self.family_label: dict[str, str] = {}
@@ -187,10 +196,19 @@ class GpuIndex:
             hit = self.by_key.get(_unbranded(key))
         return hit
 
+    def shared(self, name: str) -> Optional[SharedGpuName]:
+        """The shared-name row the name (or its unbranded form) spells exactly."""
+        key = gpu_key(name)
+        if not key or gpu_vendor_of(name) not in (None, "nvidia"):
+            return None
+        return self.shared_by_key.get(key) or self.shared_by_key.get(_unbranded(key))
+
     def match(self, name: str) -> Optional[GpuMatch]:
         key = gpu_key(name)
         if not key or gpu_vendor_of(name) not in (None, "nvidia"):
             return None
+        if key in self.shared_by_key or _unbranded(key) in self.shared_by_key:
+            return None  # several chips under one name: the caller asks ``shared``
         hit = self._exact(key)
         if hit is not None:
             return _row(name, hit, inferred=False)

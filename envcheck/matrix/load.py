@@ -30,6 +30,7 @@ from envcheck.matrix.rows import (
     NvidiaPin,
     Origin,
     RetiredArch,
+    SharedGpuName,
     ToolkitArchs,
 )
 from envcheck.model.versions import (
@@ -321,10 +322,30 @@ def read_gpus(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             origin=r.origin(),
         )
 
-    _unknown_tables(doc, file, text, ("architecture", "gpu"))
+    def shared(r: RowReader) -> SharedGpuName:
+        chips = r.strings("chips", required=True)
+        ccs = r.ccs("compute_capabilities", required=True)
+        if len(chips) != len(ccs):
+            r.fail("chips", f"{len(chips)} chips but {len(ccs)} compute capabilities")
+        if len(set(ccs)) != len(ccs) or len(ccs) < 2:
+            r.fail(
+                "compute_capabilities",
+                "needs two or more different values (one name for one capability is a [[gpu]] row)",
+            )
+        return SharedGpuName(
+            name=r.string("name"),
+            aliases=r.strings("aliases"),
+            segment=r.string("segment", required=False),
+            chips=chips,
+            compute_capabilities=ccs,
+            origin=r.origin(),
+        )
+
+    _unknown_tables(doc, file, text, ("architecture", "gpu", "shared_name"))
     return {
         "architectures": _rows(file, text, doc, "architecture", arch),
         "gpus": _rows(file, text, doc, "gpu", gpu),
+        "shared_gpu_names": _rows(file, text, doc, "shared_name", shared),
     }
 
 

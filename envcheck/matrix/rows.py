@@ -89,6 +89,24 @@ class GpuModel:
 
 
 @record
+class SharedGpuName:
+    """A product name NVIDIA gave to boards with different chips (GeForce GT 730:
+    GF108, GK107 or GK208B), so the name alone does not tell the compute capability."""
+
+    name: str
+    aliases: tuple[str, ...]
+    segment: Optional[str]
+    chips: tuple[str, ...]
+    compute_capabilities: tuple[ComputeCapability, ...]
+    """One per chip, in the same order; at least two differ."""
+    origin: Origin
+
+    @property
+    def choices(self) -> tuple[tuple[str, ComputeCapability], ...]:
+        return tuple(zip(self.chips, self.compute_capabilities))
+
+
+@record
 class CudnnRelease:
     version: str
     cuda_major: int

@@ -39,6 +39,9 @@ def check_invariants(matrix: Matrix) -> None:
         unique(("gpu", g.name.lower()), g.origin, f"GPU {g.name}")
         if arch_names and g.architecture.lower() not in arch_names:
             _fail(g.origin, f"GPU {g.name}: unknown architecture {g.architecture!r}")
+    for shared in matrix.shared_gpu_names:
+        unique(("gpu", shared.name.lower()), shared.origin, f"GPU name {shared.name}")
+    _check_shared_names(matrix)
     for c in matrix.cudnn_releases:
         unique(
             ("cudnn", c.version, c.cuda_major, c.cuda_min),
@@ -240,3 +243,24 @@ def _check_pairings(matrix: Matrix) -> None:
                     f"tensorflow_pin names TensorFlow {', '.join(missing)}, which "
                     "tensorflow.toml does not have",
                 )
+
+
+def _check_shared_names(matrix: Matrix) -> None:
+    """A ``[[shared_name]]`` is no ``[[gpu]]`` row too, and each of its
+    capabilities belongs to a known architecture."""
+    from envcheck.matrix.gpu_names import gpu_key
+
+    rows = {gpu_key(s): g for g in matrix.gpus for s in (g.name, *g.aliases)}
+    known = {cc for a in matrix.architectures for cc in a.compute_capabilities}
+    for shared in matrix.shared_gpu_names:
+        for spelling in (shared.name, *shared.aliases):
+            row = rows.get(gpu_key(spelling))
+            if row is not None:
+                _fail(
+                    shared.origin,
+                    f"shared name {spelling!r} is also the [[gpu]] row {row.name!r} "
+                    f"(line {row.origin.line}): a name is one or the other",
+                )
+        for cc in shared.compute_capabilities:
+            if known and cc not in known:
+                _fail(shared.origin, f"shared name {shared.name}: no architecture has {cc}")

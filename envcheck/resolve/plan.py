@@ -682,7 +682,7 @@ def _target_decision(target: Target, matrix: Matrix) -> Decision:
         top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
         if top is not None:
             parts.append(f"driver {target.driver.raw} supports CUDA up to {top}")
-            branch = matrix.driver_branch(target.driver.branch)
+            branch = matrix.driver_branch(matrix.branch_of(target.driver))
             if branch is not None:
                 sources.append(branch.origin.cite())
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from envcheck.compat.target import Target, target_from_snapshot
+from envcheck.compat.target import GpuChoice, Target, read_gpu_name, target_from_snapshot
 from envcheck.model._frozen import record
 from envcheck.model.versions import (
     ComputeCapability,
@@ -33,9 +33,11 @@ class GpuFacts:
     """From the snapshot, else from the matrix by name; None when unknown."""
     architecture: Optional[str]
     inferred: Optional[str] = None
-    """What the capability was inferred from when the name's family decided it."""
+    """What the capability was inferred from ("the family: ...", "the driver: ...")."""
     vendor: Optional[str] = None
     """``amd``, ``intel`` or ``apple`` when the name is another vendor's GPU."""
+    choice: Optional[GpuChoice] = None
+    """The chips a name shared by several may be, when the capability is not known."""
 
     @property
     def label(self) -> str:
@@ -47,35 +49,29 @@ class GpuFacts:
 
 def gpu_facts(snapshot: Snapshot, matrix: Matrix) -> tuple[GpuFacts, ...]:
     out = []
+    driver = parse_driver_version(snapshot.driver.version)
     for gpu in snapshot.gpus:
         cc = parse_compute_capability(gpu.compute_capability)
-        inferred = vendor = None
+        inferred = vendor = choice = None
         if cc is None and gpu.name:
             from envcheck.matrix import gpu_vendor_of
 
             vendor = gpu_vendor_of(gpu.name)
-            found = None if vendor not in (None, "nvidia") else matrix.gpu_match(gpu.name)
-            if found is not None:
-                cc = found.compute_capability
-                inferred = found.basis if found.model is None else None
+            if vendor in (None, "nvidia"):
+                reading = read_gpu_name(gpu.name, matrix, driver)
+                cc, inferred, choice = reading.cc, reading.basis, reading.choice
         arch_name = gpu.architecture
         if arch_name is None and cc is not None:
             arch = matrix.architecture_for(cc)
             arch_name = arch.name if arch else None
         other = vendor if vendor not in (None, "nvidia") else None
-        out.append(GpuFacts(gpu, cc, arch_name, inferred, other))
+        out.append(GpuFacts(gpu, cc, arch_name, inferred, other, choice))
     return tuple(out)
 
 
 def target_of(snapshot: Snapshot, matrix: Matrix) -> Target:
     """The snapshot's target, with GPU capabilities filled in from names."""
-    target = target_from_snapshot(snapshot)
-    ccs = tuple(dict.fromkeys(g.cc for g in gpu_facts(snapshot, matrix) if g.cc is not None))
-    if ccs != target.gpus:
-        from dataclasses import replace
-
-        target = replace(target, gpus=ccs)
-    return target
+    return target_from_snapshot(snapshot, matrix)
 
 
 def framework_cuda(fw: Framework) -> Optional[CudaVersion]:

@@ -13,13 +13,27 @@ if TYPE_CHECKING:
     from envcheck.model.snapshot import Snapshot
 
 GPU_UNKNOWN = "gpu-unknown"
+GPU_SEVERAL_CHIPS = "gpu-several-chips"
 
 
 def check_gpu_known(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     """A GPU whose compute capability neither the snapshot nor the matrix knows."""
     gpus = gpu_facts(snapshot, matrix)
     for g in gpus:
-        if g.cc is None and g.vendor is None:  # another vendor's GPU: gpu-not-nvidia says it
+        if g.choice is not None:
+            from envcheck.compat.target import HOW_TO_TELL_CC
+
+            yield Finding(
+                GPU_SEVERAL_CHIPS,
+                Category.OTHER,
+                Severity.INFO,
+                f"{g.choice.describe()}: NVIDIA sold this name with {len(g.choice.chips)} "
+                "chips, so its compute capability is not known",
+                evidence=(f"gpus[{g.gpu.index}].name = {g.gpu.name}",),
+                fix=f"Builds were judged for every chip; {HOW_TO_TELL_CC}.",
+                sources=(g.choice.source,) if g.choice.source else (),
+            )
+        elif g.cc is None and g.vendor is None:  # another vendor's GPU: gpu-not-nvidia says it
             yield Finding(
                 GPU_UNKNOWN,
                 Category.OTHER,

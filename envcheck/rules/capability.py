@@ -43,7 +43,7 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         arch = matrix.architecture_for(g.cc) if g.cc else None
         evidence = [f"compute capability {g.cc or '?'}"]
         if g.inferred:
-            evidence[0] += f" (inferred from the family: {g.inferred})"
+            evidence[0] += f" (inferred from {g.inferred})"
         if g.gpu.memory_total_mib is not None:
             evidence.append(f"memory {g.gpu.memory_total_mib / 1024:.1f} GiB")
         if arch is not None:
@@ -68,6 +68,9 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             advice = None
         if g.cc is not None:
             yield from _legacy(g.label, g.cc, matrix)
+        elif g.choice is not None:
+            # Legacy whatever the chip: even the newest one it may be.
+            yield from _legacy(g.choice.describe(), max(cc for _, cc in g.choice.chips), matrix)
         yield Finding(
             GPU_CAPABILITIES,
             Category.CAPABILITY,

@@ -57,7 +57,7 @@ def test_kepler_on_a_driver_branch_that_dropped_it_fails_everywhere(matrix: Any)
     result = plan(("torch==2.3.0+cu118",), target, matrix)
     assert not result.ok
     assert result.unsatisfiable is not None
-    assert "not supported by driver branch 535" in result.unsatisfiable.message
+    assert "not supported by driver 535.104.05 (branch 535)" in result.unsatisfiable.message
     why = explain_specs(("torch==2.3.0+cu118",), target, matrix)
     assert not why.works
 
