@@ -97,6 +97,12 @@ _KEY_OF = {k.lower(): v for k, v in _KEYS.items()}
 _BLOCKS = {"gpus", "cudnn", "libraries", "topology", "cpu"}
 _UNKNOWN = {"", "n/a", "none", "could not collect", "no cuda", "unknown"}
 _GPU_LINE = re.compile(r"^GPU (\d{1,4})\s*[:\uff1a]\s*(.+)$")
+_GPU_UUID = re.compile(r"\s*\(UUID:\s*(GPU-[0-9A-Fa-f-]+)\)\s*$")
+"""``nvidia-smi -L`` appends "(UUID: GPU-...)" to a GPU's name; older collect_env
+versions print it as is."""
+_EMPHASIS = re.compile(r"^(?:\*\*|__|\*)(?=\S)|(?<=\S)(?:\*\*|__|\*)$")
+"""Markdown emphasis a reporter put around a line to point at it ("**Is CUDA
+available: No**", or only an opening "**")."""
 _CUDNN_PATH = re.compile(
     r"(?:^|[/\\])(?:lib)?cudnn(_[a-z_]+?)?(?:64_(\d+)\.dll|\.so\.(\d+(?:\.\d+)*))$",
     re.IGNORECASE,
@@ -167,10 +173,17 @@ def _unprefixed(lines: list[str]) -> list[str]:
     return lines
 
 
+def _key_match(stripped: str) -> Optional[re.Match[str]]:
+    """The key line ``stripped`` is, if any (markdown emphasis around it removed)."""
+    if stripped[:1] == "*" or stripped[-1:] == "*" or "__" in (stripped[:2], stripped[-2:]):
+        stripped = _EMPHASIS.sub("", stripped).strip()
+    return _KEY_RE.match(stripped)
+
+
 def _count_keys(lines: list[str]) -> int:
     seen = set()
     for line in lines[:400]:
-        m = _KEY_RE.match(line.strip())
+        m = _key_match(line.strip())
         if m:
             seen.add(m.group(1).lower())
     return len(seen)
@@ -201,7 +214,7 @@ def _split(lines: list[str], path: str) -> _Report:
         stripped = line.strip()
         if _RULE.match(stripped):
             continue
-        m = _KEY_RE.match(stripped) or _BARE_KEY_RE.match(stripped)
+        m = _key_match(stripped) or _BARE_KEY_RE.match(stripped)
         if m:
             name = _KEY_OF[m.group(1).lower()]
             given = None
@@ -403,8 +416,12 @@ def _gpus(
         if len(gpus) >= MAX_GPUS:
             errors.append(ProbeError(PROBE, f"{path}:{number}: more than {MAX_GPUS} GPUs listed"))
             break
-        name = _clean(m.group(2))
-        gpus.append(Gpu(index=int(m.group(1)), name=name))
+        raw_name = m.group(2)
+        um = _GPU_UUID.search(raw_name)
+        uuid = um.group(1) if um else None
+        if um:
+            raw_name = raw_name[: um.start()]
+        gpus.append(Gpu(index=int(m.group(1)), name=_clean(raw_name), uuid=uuid))
     return tuple(gpus)
 
 

@@ -450,3 +450,31 @@ def test_cudnn_parts_of_one_version_are_one_library() -> None:
     )
     s = parse_collect_env(text, "parts.txt")
     assert [lib.version for lib in s.libraries] == ["8.7.0", "8.2.1"]
+
+
+def test_gpu_uuid_suffix_is_not_part_of_the_name() -> None:
+    # nvidia-smi -L style: older collect_env versions keep the "(UUID: ...)" suffix.
+    text = _MADE_UP.replace(
+        "GPU 0: NVIDIA L4\n",
+        "GPU 0: NVIDIA L4 (UUID: GPU-0a1b2c3d-0000-1111-2222-333344445555)\n",
+    )
+    s = parse_collect_env(text, "uuid.txt")
+    assert [(g.name, g.uuid) for g in s.gpus] == [
+        ("NVIDIA L4", "GPU-0a1b2c3d-0000-1111-2222-333344445555")
+    ]
+    assert not s.errors
+
+
+def test_markdown_emphasis_around_key_lines_is_ignored() -> None:
+    # A reporter bolds the lines they point at: "**CUDA used to build PyTorch: ...**",
+    # sometimes across two lines (an opening "**" on one, the closing on another).
+    text = (
+        _MADE_UP.replace(
+            "CUDA used to build PyTorch: 11.8\n", "**CUDA used to build PyTorch: 11.8**\n"
+        )
+        .replace("Is CUDA available: False\n", "**Is CUDA available: False\n")
+        .replace("Nvidia driver version: 450.80.02\n", "Nvidia driver version: 450.80.02**\n")
+    )
+    s = parse_collect_env(text, "bold.txt")
+    assert _facts(s) == _facts(parse_collect_env(_MADE_UP, "plain.txt"))
+    assert s.driver.version == "450.80.02"
