@@ -65,6 +65,7 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"GeForce GT 750M", "GeForce GT 650M", "Quadro K1100M", "Quadro K2100M"} <= names
     assert {"GeForce GTX 765M", "GeForce GT 735M", "Tesla K20s", "Tesla M10"} <= names
     assert {"Tesla M2090", "Quadro 4000", "GeForce GTX 560", "GeForce GTX 580M"} <= names
+    assert {"GeForce 210", "GeForce GT 320M", "GeForce 8800 GTS", "Quadro FX 380 LP"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
