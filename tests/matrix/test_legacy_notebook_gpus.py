@@ -5,6 +5,7 @@ with one hears its compute capability and the legacy-CUDA verdict."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,7 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"GeForce GT 750M", "GeForce GT 650M", "Quadro K1100M", "Quadro K2100M"} <= names
     assert {"GeForce GTX 765M", "GeForce GT 735M", "Tesla K20s", "Tesla M10"} <= names
     assert {"Tesla M2090", "Quadro 4000", "GeForce GTX 560", "GeForce GTX 580M"} <= names
+    assert {"NVS 310", "NVS 315", "GeForce GT 705", "GeForce 410M"} <= names
     assert {"GeForce 210", "GeForce GT 320M", "GeForce 8800 GTS", "Quadro FX 380 LP"} <= names
 
 
@@ -96,8 +98,9 @@ def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
         chip = note.split(", chip ", 1)[1][:2]
         assert _CHIP_ARCH[chip] == gpu.architecture, gpu.name
         anchor_text = note.split("(anchors, chip per pci.ids device id: ", 1)[1]
-        anchors = [n for n in by_name if f" {n} (" in f" {anchor_text}"]
-        observed = anchor_text.split("observed: ")[1:]
+        observed = re.findall(r"observed: [^;]*? reports [^;]*?https://\S+", anchor_text)
+        named = re.sub(r"observed: [^;]*? reports [^;]*?https://\S+", "", anchor_text)
+        anchors = [n for n in by_name if f" {n} (" in f" {named}"]
         assert anchors or observed, gpu.name
         for name in anchors:
             anchor = by_name[name]
