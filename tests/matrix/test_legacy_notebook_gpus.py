@@ -5,6 +5,7 @@ with one hears its compute capability and the legacy-CUDA verdict."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,15 @@ from envcheck.model.snapshot import Snapshot
 from tests.conftest import run_cli
 
 _PCI_IDS = "https://pci-ids.ucw.cz/read/PC/10de/"
-_CHIP_ARCH = {"GK": "Kepler", "GM": "Maxwell", "GP": "Pascal"}
+_CHIP_ARCH = {
+    "G8": "Tesla",
+    "G9": "Tesla",
+    "GT": "Tesla",
+    "GF": "Fermi",
+    "GK": "Kepler",
+    "GM": "Maxwell",
+    "GP": "Pascal",
+}
 _SEED = (
     Path(__file__).parents[1]
     / "fixtures"
@@ -31,17 +40,34 @@ def shipped() -> Matrix:
 
 
 def _chip_rows(matrix: Matrix) -> list[GpuModel]:
+    """Rows whose capability comes from a pci.ids chip and same-chip anchors."""
     return [
         g
         for g in matrix.gpus
         if g.origin.source.startswith(_PCI_IDS)
-        and "verified rows of the same chip" in (g.origin.note or "")
+        and "(anchors, chip per pci.ids device id: " in (g.origin.note or "")
     ]
+
+
+def _read_in_a_copy(row: GpuModel) -> bool:
+    """An unverified row whose note says its capability was read in a copy of
+    NVIDIA's page (a sourced fact, not from the stored canonical copy)."""
+    note = row.origin.note or ""
+    return (
+        f"read at {row.compute_capability} in " in note
+        and ("copy" in note or "quoted from developer.nvidia.com" in note)
+        and "developer.nvidia.com/cuda" in row.origin.source
+    )
 
 
 def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     names = {g.name for g in _chip_rows(shipped)}
     assert {"GeForce GTX 680M", "GeForce GTX 880M", "Quadro K5100M", "GeForce 945M"} <= names
+    assert {"GeForce GT 750M", "GeForce GT 650M", "Quadro K1100M", "Quadro K2100M"} <= names
+    assert {"GeForce GTX 765M", "GeForce GT 735M", "Tesla K20s", "Tesla M10"} <= names
+    assert {"Tesla M2090", "Quadro 4000", "GeForce GTX 560", "GeForce GTX 580M"} <= names
+    assert {"NVS 310", "NVS 315", "GeForce GT 705", "GeForce 410M"} <= names
+    assert {"GeForce 210", "GeForce GT 320M", "GeForce 8800 GTS", "Quadro FX 380 LP"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
@@ -59,23 +85,31 @@ def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Mat
 def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
     shipped: Matrix,
 ) -> None:
-    """The note names the pci.ids chip and the anchor; the chip's family letters
-    agree with the row's architecture; an anchor row named in the note is verified
-    on NVIDIA's legacy page and has the same compute capability."""
+    """The note names the pci.ids chip and its anchors; the chip's family letters
+    agree with the row's architecture; every anchor row named in the note was read
+    on NVIDIA's page (verified) or in a dated copy of it, and every observed anchor
+    (deviceQuery output in a public GitHub file) reports the same capability."""
     by_name = {g.name: g for g in shipped.gpus}
     for gpu in _chip_rows(shipped):
         note = gpu.origin.note or ""
         assert gpu.origin.verified is False, gpu.name
         assert "pci.ids 2023.04.11" in note, gpu.name
+        assert "not read for this product in an NVIDIA source" in note, gpu.name
         chip = note.split(", chip ", 1)[1][:2]
         assert _CHIP_ARCH[chip] == gpu.architecture, gpu.name
-        anchors = [n for n in by_name if f"{n} (" in note.split("anchors", 1)[1]]
-        assert anchors, gpu.name
+        anchor_text = note.split("(anchors, chip per pci.ids device id: ", 1)[1]
+        observed = re.findall(r"observed: [^;]*? reports [^;]*?https://\S+", anchor_text)
+        named = re.sub(r"observed: [^;]*? reports [^;]*?https://\S+", "", anchor_text)
+        anchors = [n for n in by_name if f" {n} (" in f" {named}"]
+        assert anchors or observed, gpu.name
         for name in anchors:
             anchor = by_name[name]
-            assert anchor.origin.verified, (gpu.name, name)
-            assert "cuda-legacy-gpus" in anchor.origin.source, (gpu.name, name)
+            assert anchor.origin.verified or _read_in_a_copy(anchor), (gpu.name, name)
+            assert "cuda" in anchor.origin.source, (gpu.name, name)
             assert anchor.compute_capability == gpu.compute_capability, (gpu.name, name)
+        for seen in observed:
+            assert f" reports {gpu.compute_capability}, https://github.com/" in seen, gpu.name
+            assert "/blob/" in seen, gpu.name
 
 
 def _snapshot_with(name: str) -> Snapshot:
@@ -104,20 +138,27 @@ def test_plan_knows_a_kepler_notebook_gpu_by_name() -> None:
     assert result.exit_code == 1  # no torch wheel has code for sm_30 (torch.toml [[arch_floor]])
 
 
+def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
+    """GT 750M: pci.ids gives only GK107M; GK107's capability was read at 3.0 in
+    copies of NVIDIA's page (Quadro K2000/K600, GeForce GTX 650)."""
+    found = shipped.gpu_match("NVIDIA GeForce GT 750M")
+    assert found is not None and not found.inferred
+    assert (found.model.name, str(found.compute_capability)) == ("GeForce GT 750M", "3.0")
+
+
 @pytest.mark.parametrize(
     "name",
     [
-        "NVIDIA GeForce GT 750M",  # GK107M: no verified GK107 row to anchor it
         "NVIDIA GeForce GT 740M",  # GK107M and GK208M under one name (3.0 or 3.5)
         "NVIDIA GeForce GT 720M",  # GF117M and GK208M under one name (2.1 or 3.5)
         "NVIDIA GeForce GTX 860M",  # GK104M and GM107M under one name (3.0 or 5.0)
     ],
 )
-def test_a_notebook_gpu_without_a_sourced_row_gets_no_guessed_capability(
+def test_a_name_shared_by_chips_of_different_capability_gets_no_single_row(
     shipped: Matrix, name: str
 ) -> None:
-    """Series numbers do not give a capability: until NVIDIA's page (or a verified
-    same-chip anchor) can be read for these, they stay unknown, not inferred."""
+    """Series numbers do not give a capability, and a name pci.ids gives to chips of
+    different capabilities has no one capability: no [[gpu]] row, no inference."""
     assert shipped.gpu_match(name) is None
 
 
