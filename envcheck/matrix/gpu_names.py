@@ -75,7 +75,7 @@ _RTX_A = re.compile(r"^rtx a(\d{4})\b")
 _QUADRO_LETTER = re.compile(r"^quadro ([kmpt])(\d{3,4})")
 _DATACENTER = re.compile(r"^(gh|gb|a|h|l|b)(\d{1,3})[a-z]?$")
 _WORKSTATION_MARKS = {"ada", "blackwell", "pro"}
-_VARIANT_WORDS = {"ti", "super", "a", "s", "x", "xp", "z", "black", "m", "ada"}
+_VARIANT_WORDS = {"ti", "super", "a", "s", "x", "xp", "z", "black", "m", "ada", "le", "boost"}
 """Words after a model name that make another model (not memory or form factor)."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -147,19 +148,47 @@ def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "chips"),
     [
-        "NVIDIA GeForce GT 740M",  # GK107M and GK208M under one name (3.0 or 3.5)
-        "NVIDIA GeForce GT 720M",  # GF117M and GK208M under one name (2.1 or 3.5)
-        "NVIDIA GeForce GTX 860M",  # GK104M and GM107M under one name (3.0 or 5.0)
+        ("NVIDIA GeForce GT 740M", {"GK107M": "3.0", "GK208M": "3.5"}),
+        ("NVIDIA GeForce GTX 860M", {"GK104M": "3.0", "GM107M": "5.0"}),
+        ("GT 730M", {"GK107M": "3.0", "GK208M": "3.5"}),
+        # GF117M and GK208M: GF117 has no anchor, so the name is in neither table.
+        ("NVIDIA GeForce GT 720M", None),
+        # GF108M and GK107M (pci.ids); not the GT 640M row with a longer name.
+        ("NVIDIA GeForce GT 640M LE", None),
     ],
 )
 def test_a_name_shared_by_chips_of_different_capability_gets_no_single_row(
-    shipped: Matrix, name: str
+    shipped: Matrix, name: str, chips: Optional[dict[str, str]]
 ) -> None:
     """Series numbers do not give a capability, and a name pci.ids gives to chips of
-    different capabilities has no one capability: no [[gpu]] row, no inference."""
+    different capabilities has no one capability: no [[gpu]] row, no inference; a
+    [[shared_name]] row lists its chips when each chip is anchored."""
     assert shipped.gpu_match(name) is None
+    shared = shipped.gpu_shared(name)
+    if chips is None:
+        assert shared is None
+    else:
+        assert shared is not None
+        assert {chip: str(cc) for chip, cc in shared.choices} == chips
+
+
+def test_every_shared_name_cites_pci_ids_and_anchored_chips(shipped: Matrix) -> None:
+    """Each chip of a shared name has the one capability of the chip-anchored rows
+    of that chip (desktop or mobile) in the table."""
+    by_chip: dict[str, set[str]] = {}
+    for gpu in _chip_rows(shipped):
+        note = gpu.origin.note or ""
+        chip = note.split(", chip ", 1)[1].split(".", 1)[0].rstrip("M").rstrip("B")
+        by_chip.setdefault(chip, set()).add(str(gpu.compute_capability))
+    assert shipped.shared_gpu_names
+    for shared in shipped.shared_gpu_names:
+        assert shared.origin.source.startswith(_PCI_IDS) and not shared.origin.verified
+        for chip, cc in shared.choices:
+            assert chip in (shared.origin.note or ""), (shared.name, chip)
+            base = chip.rstrip("M").rstrip("B")
+            assert by_chip.get(base) == {str(cc)}, (shared.name, chip, by_chip.get(base))
 
 
 def test_its_user_gives_sm_30_and_hears_the_legacy_answer() -> None:
