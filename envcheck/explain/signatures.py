@@ -917,6 +917,34 @@ SIGNATURES: tuple[Signature, ...] = (
         "a larger --shm-size; set NCCL_SOCKET_IFNAME to the right interface.",
         source="https://github.com/NVIDIA/nccl/issues/207",
     ),
+    Signature(
+        id="nccl-shared-memory",
+        regex=r"NCCL WARN Call to posix_fallocate failed|Error while creating shared memory "
+        r"segment|ncclShmOpen",
+        frameworks=("torch", "paddle", "jax"),
+        category=Category.OTHER,
+        title="NCCL could not create its shared-memory segment (/dev/shm is too small)",
+        cause="NCCL (2.7 and newer) passes data between GPUs of one machine through /dev/shm; "
+        "a container's default /dev/shm (64 MB in Docker) runs out.",
+        fix="Start the container with --ipc=host or a larger --shm-size (e.g. --shm-size=1g; "
+        "Kubernetes: an emptyDir volume with medium Memory on /dev/shm), or set "
+        "NCCL_SHM_DISABLE=1 at some speed cost.",
+        source="https://github.com/NVIDIA/nccl/issues/342",
+        supersedes=("nccl-unhandled-system-error",),
+    ),
+    Signature(
+        id="cudnn-zlib-missing",
+        regex=r"(?:locate|load library) zlibwapi\.dll",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.CUDNN_MISMATCH,
+        title="cuDNN 8 on Windows cannot load zlibwapi.dll, the zlib library it needs",
+        cause="cuDNN 8 for Windows loads zlib from zlibwapi.dll, which NVIDIA's cuDNN 8 "
+        "install guide has users install separately; it is not on PATH (or, with error "
+        "code 193, a 32-bit copy was found).",
+        fix="Put a 64-bit zlibwapi.dll in a directory on PATH, such as the CUDA toolkit's bin "
+        "directory, as NVIDIA's cuDNN 8 install guide for Windows describes.",
+        source="https://github.com/AlexeyAB/darknet/issues/8551",
+    ),
 )
 
 

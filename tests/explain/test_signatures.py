@@ -382,6 +382,20 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "RuntimeError: NCCL Error 2: unhandled system error",
         "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'",
     ),
+    "nccl-shared-memory": (
+        (
+            "proxy.cc:1 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-AbCdEf "
+            "(size 9637888)"
+        ),
+        "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device",
+    ),
+    "cudnn-zlib-missing": (
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
+        (
+            "Could not load library zlibwapi.dll. Error code 193. Please verify that the library "
+            "is built correctly for your processor architecture (32-bit, 64-bit)"
+        ),
+    ),
     # The rows below were added with the failure corpus (tests/fixtures/corpus). Their
     # examples are written from each library's message format, not copied from the
     # corpus, so the corpus stays a held-out measure.
