@@ -20,6 +20,7 @@ from envcheck.check.model import (
     FRAMEWORK_NOT_IN_MATRIX,
     INDEX_LACKS_VERSION,
     INVALID_VALUE,
+    KERAS_TENSORFLOW_CONFLICT,
     PYTHON_OUT_OF_RANGE,
     TARGET_UNSERVED,
     UNKNOWN_VERSION,
@@ -159,7 +160,62 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
     problems.extend(_major_conflicts(components))
     problems.extend(_conda_cuda(env, distinct))
     problems.extend(_python_bounds(env, distinct))
+    problems.extend(_keras_tensorflow(env, matrix))
     problems.extend(_targets(env, target, components, matrix))
+    return problems
+
+
+def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
+    """A keras pin that no TensorFlow release a tensorflow pin allows can go with
+    (``compat.keras``): reported at the keras pin, once per distinct pair of pins."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from envcheck import names
+    from envcheck.compat.keras import keras_with_tensorflow
+
+    def allowed(pin: Pin, known: Iterable[str]) -> list[str]:
+        try:
+            spec = SpecifierSet(_spec(pin))
+        except InvalidSpecifier:
+            return []
+        return [v for v in dict.fromkeys(known) if spec.contains(v, prereleases=True)]
+
+    def pins_of(framework: str) -> list[Pin]:
+        return [
+            p
+            for p in env.pins
+            if not p.constraint
+            and names.framework_of(p.name, conda=p.source == "conda", aliases=False) == framework
+        ]
+
+    keras, tfs = pins_of("keras"), pins_of("tensorflow")
+    if not keras or not tfs:
+        return []
+    keras_known = [v for row in matrix.keras_releases for v in row.versions]
+    tf_known = [v for b in matrix.builds.get("tensorflow", ()) for v in b.versions]
+    problems: list[Problem] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for k in keras:
+        for t in tfs:
+            key = (k.name, k.specifier, t.name, t.specifier)
+            if key in seen:
+                continue
+            seen.add(key)
+            kv, tv = allowed(k, keras_known), allowed(t, tf_known)
+            if not kv or not tv:  # a version the matrix lacks: not judged
+                continue
+            if any(keras_with_tensorflow(a, b, matrix) is None for a in kv for b in tv):
+                continue
+            # Every pair conflicts; say why for the newest of each, what pip tries first.
+            newest = keras_with_tensorflow(max(kv, key=_vkey), max(tv, key=_vkey), matrix)
+            assert newest is not None
+            problems.append(
+                Problem(
+                    k.location,
+                    KERAS_TENSORFLOW_CONFLICT,
+                    f"{k.text} cannot be installed with {t.text} ({t.location}): {newest[0]}",
+                )
+            )
     return problems
 
 

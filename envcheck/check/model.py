@@ -23,6 +23,7 @@ INDEX_LACKS_VERSION = "EC103"
 CONDA_CUDA_CONTRADICTION = "EC104"
 PYTHON_OUT_OF_RANGE = "EC105"
 TARGET_UNSERVED = "EC106"
+KERAS_TENSORFLOW_CONFLICT = "EC107"
 UNKNOWN_VERSION = "EC201"
 FRAMEWORK_NOT_IN_MATRIX = "EC202"
 UNKNOWN_OPTION = "EC203"
@@ -40,6 +41,7 @@ CODE_NAMES = {
     CONDA_CUDA_CONTRADICTION: "conda-cuda-contradiction",
     PYTHON_OUT_OF_RANGE: "python-out-of-range",
     TARGET_UNSERVED: "target-unserved",
+    KERAS_TENSORFLOW_CONFLICT: "keras-tensorflow-conflict",
     UNKNOWN_VERSION: "unknown-version",
     FRAMEWORK_NOT_IN_MATRIX: "framework-not-in-matrix",
     UNKNOWN_OPTION: "unknown-option",
@@ -95,6 +97,11 @@ EXPLANATIONS = {
         "The pins cannot serve the target declared in [tool.envcheck] (or given with"
         " --driver/--gpu/--os/--python-version): driver too old, no kernels for a GPU,"
         " platform or Python not built."
+    ),
+    KERAS_TENSORFLOW_CONFLICT: (
+        "A keras pin and a tensorflow pin that pip cannot install together: the TensorFlow"
+        " release requires another keras (tensorflow 2.15 requires keras<2.16, so Keras 3"
+        " needs TensorFlow 2.16+), or a Keras 2.x release needs another TensorFlow."
     ),
     UNKNOWN_VERSION: (
         "The matrix does not know this release (or which index variants it was published"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck import names
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
+from envcheck.compat.keras import keras_with_tensorflow
 from envcheck.errors import EnvcheckError
 
 if TYPE_CHECKING:
@@ -753,24 +754,17 @@ def _plan_keras(
             ):
                 block(f"keras {version} requires Python {row.requires_python}", row.origin)
                 continue
-            if row.tensorflow:
-                if tf is None:
-                    # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the
-                    # TensorFlow range only binds when TensorFlow is planned with it.
-                    if any(b != "tensorflow" for b in row.backends):
-                        found.append(((False, *_version_key(version)), version, row))
-                        continue
-                    block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
+            if row.tensorflow and tf is None:
+                # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the
+                # TensorFlow range only binds when TensorFlow is planned with it.
+                if any(b != "tensorflow" for b in row.backends):
+                    found.append(((False, *_version_key(version)), version, row))
                     continue
-                if not SpecifierSet(row.tensorflow).contains(tf.version, prereleases=True):
-                    block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
-                    continue
-            if (
-                pin is not None
-                and tf is not None
-                and not SpecifierSet(pin.keras).contains(version, prereleases=True)
-            ):
-                block(f"tensorflow {tf.version} requires keras{pin.keras}", pin.origin)
+                block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
+                continue
+            conflict = None if tf is None else keras_with_tensorflow(version, tf.version, matrix)
+            if conflict is not None:
+                block(*conflict)
                 continue
             # Prefer a release that names the chosen TensorFlow over one that does not.
             named = tf is not None and (row.tensorflow is not None or pin is not None)
