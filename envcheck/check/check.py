@@ -238,7 +238,8 @@ def _representatives(components: Sequence[Component]) -> list[Component]:
 
 
 def framework_of(pin: Pin) -> Optional[str]:
-    """The framework whose builds judge ``pin`` (keras pins are checked elsewhere)."""
+    """The framework whose builds judge ``pin``; None for keras, whose pins are judged
+    against the tensorflow pins (``_keras_tensorflow``)."""
     from envcheck import names
 
     framework = names.framework_of(pin.name, conda=pin.source == "conda", aliases=False)
