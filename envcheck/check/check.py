@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.check.model import (
@@ -37,6 +36,7 @@ from envcheck.check.model import (
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
 from envcheck.compat.target import Target, resolve_gpu
+from envcheck.model._frozen import record, replace
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -58,7 +58,7 @@ _CUDA_EXTRA = re.compile(r"^cuda(\d+)")
 _PYTHONS = ("2.7", *(f"3.{i}" for i in range(21)))
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """One way a pin can be satisfied."""
 
@@ -68,7 +68,7 @@ class Option:
     cudnn_major: Optional[int]
 
 
-@dataclass(frozen=True)
+@record
 class Component:
     """A pin that brings CUDA or cuDNN into the environment, with its options."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional, Union
 
@@ -31,6 +30,7 @@ from envcheck.check.model import (
 )
 from envcheck.errors import InputError
 from envcheck.inputs import check_digits, path_exists
+from envcheck.model._frozen import replace
 from envcheck.textfile import read_text_file
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -169,19 +169,21 @@ def display(path: Path, cwd: Path) -> str:
         return str(path)
 
 
-@dataclass
 class _Reader:
-    cwd: Path
-    files: list[str] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    cache: dict[Path, Optional[ParsedFile]] = field(default_factory=dict)
-    loops: set[frozenset[Path]] = field(default_factory=set)
-    suppressions: list[Suppression] = field(default_factory=list)
-    reach: dict[tuple[Path, bool], tuple[tuple[Path, bool], ...]] = field(default_factory=dict)
-    """Every file a file includes, directly or not (memo of ``_reach``)."""
-    own: dict[tuple[Path, bool], ParsedFile] = field(default_factory=dict)
-    """A file's own facts (its local-project includes merged in, its -r/-c not)."""
-    pending: dict[tuple[Path, bool], ParsedFile] = field(default_factory=dict)
+    """What reading one project's files has found so far (filled in as it reads)."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.files: list[str] = []
+        self.problems: list[Problem] = []
+        self.cache: dict[Path, Optional[ParsedFile]] = {}
+        self.loops: set[frozenset[Path]] = set()
+        self.suppressions: list[Suppression] = []
+        self.reach: dict[tuple[Path, bool], tuple[tuple[Path, bool], ...]] = {}
+        """Every file a file includes, directly or not (memo of ``_reach``)."""
+        self.own: dict[tuple[Path, bool], ParsedFile] = {}
+        """A file's own facts (its local-project includes merged in, its -r/-c not)."""
+        self.pending: dict[tuple[Path, bool], ParsedFile] = {}
 
     def text(self, path: Path) -> Optional[str]:
         shown = display(path, self.cwd)

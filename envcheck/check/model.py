@@ -6,8 +6,9 @@ Every fact carries the file and line it came from so problems point at it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
+
+from envcheck.model._frozen import record
 
 # Problem codes are stable: tools and CI configurations match on them.
 # EC0xx: the input itself; EC1xx: combinations that cannot work; EC2xx: notes.
@@ -122,7 +123,7 @@ UNREADABLE = "unreadable"
 """The input itself cannot be read (exit 2)."""
 
 
-@dataclass(frozen=True)
+@record
 class Location:
     path: str
     line: Optional[int]
@@ -131,7 +132,7 @@ class Location:
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One line of the check's output."""
 
@@ -162,7 +163,7 @@ class Problem:
         return (self.location.path, self.location.line or 0, self.code, self.message)
 
 
-@dataclass(frozen=True)
+@record
 class Pin:
     """One requirement as written: ``torch==2.8.0``, conda ``pytorch=2.1``."""
 
@@ -185,7 +186,7 @@ class Pin:
     """From a ``-c`` constraints file: narrows, installs nothing."""
 
 
-@dataclass(frozen=True)
+@record
 class IndexRef:
     """A package index or find-links location named by a dependency file."""
 
@@ -195,7 +196,7 @@ class IndexRef:
     location: Location
 
 
-@dataclass(frozen=True)
+@record
 class PythonBound:
     """A bound on the project's Python: requires-python, a conda ``python`` pin."""
 
@@ -204,7 +205,7 @@ class PythonBound:
     location: Location
 
 
-@dataclass(frozen=True)
+@record
 class SystemCuda:
     """pixi ``[system-requirements] cuda``: the CUDA version the machine's driver supports."""
 
@@ -212,7 +213,7 @@ class SystemCuda:
     location: Location
 
 
-@dataclass(frozen=True)
+@record
 class DeclaredTarget:
     """``[tool.envcheck]`` of a pyproject.toml: what the project must run on."""
 
@@ -223,7 +224,7 @@ class DeclaredTarget:
     python: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@record
 class Include:
     """``-r FILE`` / ``-c FILE`` (also from a conda ``pip:`` list)."""
 
@@ -236,7 +237,7 @@ class Include:
     extras: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class ParsedFile:
     """What one requirements or environment file says."""
 
@@ -249,7 +250,7 @@ class ParsedFile:
     system_cuda: tuple[SystemCuda, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Environment:
     """Pins installed together (one pip invocation, one conda env, base + one extra)."""
 
@@ -261,7 +262,7 @@ class Environment:
     system_cuda: tuple[SystemCuda, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Suppression:
     """``# envcheck: ignore[EC201]`` on a line: the codes it silences (empty: all)."""
 
@@ -269,7 +270,7 @@ class Suppression:
     codes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Selection:
     """``select``/``ignore`` of one project's [tool.envcheck], for its files."""
 
@@ -278,7 +279,7 @@ class Selection:
     ignore: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Project:
     """Everything read from a project's dependency files."""
 
@@ -290,7 +291,7 @@ class Project:
     selections: tuple[Selection, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class CheckReport:
     files: tuple[str, ...]
     problems: tuple[Problem, ...]

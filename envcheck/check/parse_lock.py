@@ -105,7 +105,7 @@ def _is_pypi(url: str) -> bool:
 
 
 def _bound(pin: Pin, index: str, loc: Location) -> Pin:
-    from dataclasses import replace
+    from envcheck.model._frozen import replace
 
     return replace(pin, index_url=index.rstrip("/"), index_location=loc)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from envcheck.check.model import (
@@ -31,13 +30,14 @@ from envcheck.check.model import (
 )
 from envcheck.check.parse_requirements import merge, normalise_name, parse_requirement_text
 from envcheck.errors import InputError
+from envcheck.model._frozen import record
 
 ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python", "select", "ignore")
 TARGET_KEYS = ("min-driver", "gpus", "platforms", "python")
 PLATFORMS = ("linux", "linux-aarch64", "windows", "wsl", "macos")
 
 
-@dataclass(frozen=True)
+@record
 class ParsedPyproject:
     """The environments a pyproject.toml (or pixi.toml) describes."""
 
@@ -355,7 +355,7 @@ def _bind(
     sources: Mapping[str, tuple[str, Location]],
     python: tuple[PythonBound, ...],
 ) -> ParsedFile:
-    from dataclasses import replace
+    from envcheck.model._frozen import replace
 
     pins = []
     for pin in parsed.pins:
@@ -558,7 +558,7 @@ def _pixi(
 # -- Poetry -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class _Poetry:
     base: ParsedFile
     extras: tuple[tuple[str, ParsedFile], ...]

@@ -20,6 +20,7 @@ Pure: a function of (candidate, target, matrix).
 from __future__ import annotations
 
 import enum
+import functools
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.compat.candidate import Candidate, sibling_builds
@@ -27,9 +28,11 @@ from envcheck.model._frozen import record
 from envcheck.model.finding import Category
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.model.versions import ComputeCapability, CudaVersion
+    from envcheck.model.versions import ComputeCapability, CudaVersion, DriverVersion
 
 # Reason codes: stable identifiers shared by every consumer.
 PLATFORM = "platform"
@@ -403,72 +406,117 @@ def _target_facts(
     once per target and matrix.
     """
     key = ("target_facts", target.driver, target.gpus, target.gpu_names)
+    known: tuple[tuple[tuple[ComputeCapability, str], ...], tuple[Reason, ...]] = _remember(
+        matrix, key, lambda: (tuple(_named_gpus(target)), gpu_driver_reasons(target, matrix))
+    )
+    return known
+
+
+def _remember(matrix: Matrix, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """``make()``, kept in the matrix's memo under ``key`` (a pure answer of the
+    matrix and the key's facts, which a plan asks for every candidate build)."""
     known = matrix.memo.get(key)
     if known is None:
         if len(matrix.memo) >= 65536:  # a fleet of distinct targets: stay bounded
             matrix.memo.clear()
-        known = matrix.memo[key] = (tuple(_named_gpus(target)), gpu_driver_reasons(target, matrix))
+        known = matrix.memo[key] = make()
     return known
 
 
 def _driver_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Reason]) -> None:
-    assert c.cuda is not None
+    cuda = c.cuda
+    assert cuda is not None
     assert target.driver is not None
-    driver = target.driver
-    os_name = target.driver_os
-    support = matrix.driver_supports(driver, c.cuda, os_name)
-    req = matrix.driver_requirement(c.cuda, os_name)
-    sources = tuple(o.cite() for o in req.origins) or c.sources
-    need = req.floor or req.native
-    if support == "no":
-        top = matrix.max_cuda_for_driver(driver, os_name)
-        top_text = f"supports CUDA up to {top}" if top else "is older than every CUDA release"
+    # A fact of the driver, the CUDA release and the OS alone, but for the build's
+    # label in a failing message and its row where the matrix cites none: derived
+    # once per matrix, since a plan asks it for every candidate build.
+    key = ("driver_reasons", target.driver, cuda, target.driver_os)
+    support, shared, after_label, cited = _remember(
+        matrix, key, lambda: _driver_facts(cuda, target, matrix)
+    )
+    if shared is not None:
+        reasons.append(shared)
+    elif support == "no":
         reasons.append(
             Reason(
                 DRIVER,
                 Level.ERROR,
                 Category.DRIVER_TOO_OLD,
-                f"{c.label} needs CUDA {c.cuda}, which needs driver >= "
-                f"{need.raw if need else '?'}"
-                + (" (minor-version compatibility floor)" if req.floor else "")
-                + f"; driver {driver.raw} {top_text}",
-                sources,
+                c.label + after_label,
+                cited or c.sources,
             )
         )
-    elif support == "minor_compat":
+    elif support is not None:
+        # The matrix cites no row for this CUDA release's drivers: cite the build's.
         reasons.append(
-            Reason(
-                DRIVER_MINOR_COMPAT,
-                Level.WARNING,
-                Category.DRIVER_TOO_OLD,
-                f"runs through CUDA minor-version compatibility: driver {driver.raw} >= "
-                f"{req.floor.raw if req.floor else '?'}, the CUDA {c.cuda.major}.x floor, but "
-                f"below {req.native.raw if req.native else '?'}, the native minimum for CUDA "
-                f"{c.cuda}; not covered: " + "; ".join(req.caveats[:1]),
-                sources,
-                subject=req.native.raw if req.native else None,
-            )
+            _driver_reason(support, cuda, target.driver, target.driver_os, matrix, c.sources)
         )
-    elif support == "native":
-        if req.native is not None:
-            text = (
-                f"driver {driver.raw} >= {req.native.raw}, the minimum for CUDA {c.cuda} "
-                f"on {os_name}"
-            )
-        else:
-            top = matrix.max_cuda_for_driver(driver, os_name)
-            text = f"driver {driver.raw} supports CUDA up to {top}"
-        reasons.append(Reason(DRIVER, Level.OK, Category.OTHER, text, sources))
     else:
         reasons.append(
             Reason(
                 DRIVER_UNKNOWN,
                 Level.UNKNOWN,
                 Category.DRIVER_TOO_OLD,
-                f"the matrix does not know the driver needed for CUDA {c.cuda}",
+                f"the matrix does not know the driver needed for CUDA {cuda}",
                 c.sources,
             )
         )
+
+
+def _driver_facts(
+    cuda: CudaVersion, target: Target, matrix: Matrix
+) -> tuple[Optional[str], Optional[Reason], str, tuple[str, ...]]:
+    """(support, the reason where it does not depend on the build, the failing
+    message after the build's label, the rows the matrix cites for the drivers)."""
+    assert target.driver is not None
+    driver = target.driver
+    os_name = target.driver_os
+    support = matrix.driver_supports(driver, cuda, os_name)
+    req = matrix.driver_requirement(cuda, os_name)
+    cited = tuple(o.cite() for o in req.origins)
+    if support == "no":
+        need = req.floor or req.native
+        top = matrix.max_cuda_for_driver(driver, os_name)
+        top_text = f"supports CUDA up to {top}" if top else "is older than every CUDA release"
+        after_label = (
+            f" needs CUDA {cuda}, which needs driver >= {need.raw if need else '?'}"
+            + (" (minor-version compatibility floor)" if req.floor else "")
+            + f"; driver {driver.raw} {top_text}"
+        )
+        return support, None, after_label, cited
+    if support is None or not cited:
+        return support, None, "", cited
+    return support, _driver_reason(support, cuda, driver, os_name, matrix, cited), "", cited
+
+
+def _driver_reason(
+    support: str,
+    cuda: CudaVersion,
+    driver: DriverVersion,
+    os_name: str,
+    matrix: Matrix,
+    sources: tuple[str, ...],
+) -> Reason:
+    """The reason of a driver that runs ``cuda`` (``native`` or ``minor_compat``)."""
+    req = matrix.driver_requirement(cuda, os_name)
+    if support == "minor_compat":
+        return Reason(
+            DRIVER_MINOR_COMPAT,
+            Level.WARNING,
+            Category.DRIVER_TOO_OLD,
+            f"runs through CUDA minor-version compatibility: driver {driver.raw} >= "
+            f"{req.floor.raw if req.floor else '?'}, the CUDA {cuda.major}.x floor, but "
+            f"below {req.native.raw if req.native else '?'}, the native minimum for CUDA "
+            f"{cuda}; not covered: " + "; ".join(req.caveats[:1]),
+            sources,
+            subject=req.native.raw if req.native else None,
+        )
+    if req.native is not None:
+        text = f"driver {driver.raw} >= {req.native.raw}, the minimum for CUDA {cuda} on {os_name}"
+    else:
+        top = matrix.max_cuda_for_driver(driver, os_name)
+        text = f"driver {driver.raw} supports CUDA up to {top}"
+    return Reason(DRIVER, Level.OK, Category.OTHER, text, sources)
 
 
 def _driver_cuda_reasons(
@@ -544,8 +592,6 @@ def _arch_reason(
         )
         return Code.UNKNOWN
     sass = [a for a in archs if _sass_for(a, cc)]
-    jit = [p for p in ptx or () if p <= cc]
-    built = _built_for(archs, ptx)
     if sass:
         reasons.append(
             Reason(
@@ -558,6 +604,8 @@ def _arch_reason(
             )
         )
         return Code.NATIVE
+    jit = [p for p in ptx or () if p <= cc]
+    built = _built_for(archs, ptx)
     if jit:
         reasons.append(
             Reason(
@@ -591,7 +639,9 @@ def _from(where: Optional[str]) -> str:
     return f", from {where}" if where else ""
 
 
+@functools.lru_cache(maxsize=1024)
 def _built_for(archs: tuple[ComputeCapability, ...], ptx: Optional[tuple[Any, ...]]) -> str:
+    # A failing build's message names its list; a plan fails most builds of a row.
     text = ", ".join(a.sm for a in archs) or "no SASS"
     if ptx:
         text += " + PTX " + ", ".join(str(p) for p in ptx)
@@ -675,6 +725,7 @@ def judge_set(candidates: tuple[Candidate, ...], target: Target, matrix: Matrix)
     return SetVerdict(status, verdicts)
 
 
+@functools.lru_cache(maxsize=4096)
 def _final(version: str) -> bool:
     from packaging.version import InvalidVersion, Version
 

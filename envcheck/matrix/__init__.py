@@ -437,11 +437,16 @@ class Matrix:
         return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
 
     def companion(self, torch_version: str) -> Optional[Companion]:
-        wanted = _normalise_release(torch_version)
+        return self._companions_by_release.get(_normalise_release(torch_version))
+
+    @functools.cached_property
+    def _companions_by_release(self) -> dict[str, Companion]:
+        # A plan asks for every torch build it judges: index the rows once (the
+        # first row of a release answers, as a scan in file order did).
+        index: dict[str, Companion] = {}
         for row in self.companions:
-            if _normalise_release(row.version) == wanted:
-                return row
-        return None
+            index.setdefault(_normalise_release(row.version), row)
+        return index
 
 
 # Field defaults live in Matrix.__init__; left as class attributes they would
