@@ -9,22 +9,12 @@ from envcheck.doctor import diagnose
 from envcheck.matrix import Matrix
 from envcheck.model.finding import Category, Severity
 from envcheck.model.snapshot import LIB_NOT_LOADABLE, Snapshot
-
-LINUX = {"os": "linux", "arch": "x86_64", "distro": "ubuntu", "distro_version": "22.04"}
-TF_CU112 = {
-    "name": "tensorflow",
-    "version": "2.10.0",
-    "cuda_version": "11.2",
-    "cudnn_version": "8",
-    "cpu_only": False,
-    "package": "tensorflow",
-}
+from tests.rules.snapshots import PY310, TF_2_10_CU112
+from tests.rules.snapshots import snap as snapshot
 
 
 def snap(**parts: Any) -> Snapshot:
-    data: dict[str, Any] = {"platform": LINUX, "python": {"version": "3.10.12"}}
-    data.update(parts)
-    return Snapshot.from_json(data)
+    return snapshot(PY310, **parts)
 
 
 def gone(name: str, version: str) -> dict[str, str]:
@@ -39,7 +29,7 @@ def runtime(s: Snapshot, matrix: Matrix) -> list[Any]:
 def test_a_framework_whose_cuda_runtime_could_not_be_opened(mini_matrix: Matrix) -> None:
     # Nothing says what is installed (no libraries probe): the failed open alone is
     # enough for that run, and the fix is the rule's own for the framework's CUDA.
-    s = snap(frameworks=[TF_CU112], libraries=[gone("cudart", "11.0")])
+    s = snap(frameworks=[TF_2_10_CU112], libraries=[gone("cudart", "11.0")])
     (f,) = runtime(s, mini_matrix)
     assert f.severity is Severity.ERROR and f.category is Category.CUDA_RUNTIME_MISSING
     assert (
@@ -49,13 +39,13 @@ def test_a_framework_whose_cuda_runtime_could_not_be_opened(mini_matrix: Matrix)
     assert "the CUDA 11.0 cudart library could not be opened (from the message)" in f.evidence
     assert f.fix is not None and "pip install nvidia-cuda-runtime-cu11" in f.fix
     # Without the record the rule stays silent (libraries were never looked for).
-    assert runtime(snap(frameworks=[TF_CU112]), mini_matrix) == []
+    assert runtime(snap(frameworks=[TF_2_10_CU112]), mini_matrix) == []
 
 
 def test_a_soname_of_another_cuda_is_not_the_frameworks(mini_matrix: Matrix) -> None:
     toolkit = {"version": "12.4.131", "path": "/usr/local/cuda-12.4"}
     s = snap(
-        frameworks=[TF_CU112],
+        frameworks=[TF_2_10_CU112],
         cuda_toolkits=[toolkit],
         libraries=[gone("cublaslt", "11")],
         packages={"nvidia-cublas-cu12": "12.4.5.8"},
@@ -71,7 +61,9 @@ def test_a_soname_of_another_cuda_is_not_the_frameworks(mini_matrix: Matrix) -> 
 
 def test_installed_but_not_on_the_loader_path(mini_matrix: Matrix) -> None:
     toolkit = {"version": "11.8.89", "path": "/usr/local/cuda-11.8"}
-    s = snap(frameworks=[TF_CU112], cuda_toolkits=[toolkit], libraries=[gone("cudart", "11.0")])
+    s = snap(
+        frameworks=[TF_2_10_CU112], cuda_toolkits=[toolkit], libraries=[gone("cudart", "11.0")]
+    )
     (f,) = runtime(s, mini_matrix)
     assert f.id == "cuda-runtime-not-loadable"
     assert f.category is Category.LIB_PATH_CONFLICT and f.severity is Severity.ERROR
@@ -95,5 +87,5 @@ def test_cuda_10_runtimes_are_per_minor(mini_matrix: Matrix) -> None:
 
 
 def test_libraries_numbered_by_their_own_major_are_not_judged(mini_matrix: Matrix) -> None:
-    s = snap(frameworks=[TF_CU112], libraries=[gone("cufft", "10")])
+    s = snap(frameworks=[TF_2_10_CU112], libraries=[gone("cufft", "10")])
     assert runtime(s, mini_matrix) == []

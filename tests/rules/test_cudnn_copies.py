@@ -8,27 +8,18 @@ from envcheck.doctor import diagnose
 from envcheck.matrix import Matrix
 from envcheck.model.finding import Category, Severity
 from envcheck.model.snapshot import Snapshot
-
-LINUX = {"os": "linux", "arch": "x86_64", "distro": "ubuntu", "distro_version": "22.04"}
-TF_CU112 = {
-    "name": "tensorflow",
-    "version": "2.10.0",
-    "cuda_version": "11.2",
-    "cpu_only": False,
-    "package": "tensorflow",
-}
+from tests.rules.snapshots import PY310, TF_2_10_CU112
+from tests.rules.snapshots import snap as snapshot
 
 
 def snap(**parts: Any) -> Snapshot:
-    data: dict[str, Any] = {"platform": LINUX, "python": {"version": "3.10.12"}}
-    data.update(parts)
-    return Snapshot.from_json(data)
+    return snapshot(PY310, **parts)
 
 
 def test_an_older_cudnn_copy_beside_the_one_the_build_needs(mini_matrix: Matrix) -> None:
     # The cuDNN rule: two copies of one soname (libcudnn.so.8), one older than the
     # build's; no probe says which the loader takes, so it warns.
-    tf = {**TF_CU112, "cudnn_version": "8.1"}
+    tf = {**TF_2_10_CU112, "cudnn_version": "8.1"}
     old = {"name": "cudnn", "version": "8.0.5", "path": "/opt/a/libcudnn.so.8", "source": "system"}
     new = {"name": "cudnn", "version": "8.9.7", "path": "/opt/b/libcudnn.so.8", "source": "conda"}
     findings = diagnose(snap(frameworks=[tf], libraries=[old, new]), mini_matrix).findings

@@ -10,8 +10,8 @@ from envcheck.doctor import diagnose
 from envcheck.matrix import Matrix
 from envcheck.model.finding import Category, Severity
 from envcheck.model.snapshot import Snapshot
+from tests.rules.snapshots import LINUX, TF_2_10_CU112, snap
 
-LINUX = {"os": "linux", "arch": "x86_64", "distro": "ubuntu", "distro_version": "22.04"}
 RTX4090 = {
     "index": 0,
     "name": "NVIDIA GeForce RTX 4090",
@@ -55,13 +55,6 @@ TF_2_15 = {
     "cpu_only": False,
     "package": "tensorflow",
 }
-PY311 = {"version": "3.11.9", "implementation": "CPython", "env_kind": "venv"}
-
-
-def snap(**parts: Any) -> Snapshot:
-    data: dict[str, Any] = {"platform": LINUX, "python": PY311}
-    data.update(parts)
-    return Snapshot.from_json(data)
 
 
 def ids(snapshot: Snapshot, matrix: Matrix) -> dict[str, Any]:
@@ -327,14 +320,7 @@ def test_conda_cudatoolkit_beside_pip_wheels(mini_matrix: Matrix) -> None:
 
 
 def test_tensorflow_cudnn8_finding_only_cudnn9(mini_matrix: Matrix) -> None:
-    tf = {
-        "name": "tensorflow",
-        "version": "2.10.0",
-        "cuda_version": "11.2",
-        "cudnn_version": "8",
-        "cpu_only": False,
-        "package": "tensorflow",
-    }
+    tf = TF_2_10_CU112
     s = snap(
         driver=driver("550.54.14"),
         gpus=[RTX4090],
@@ -356,14 +342,7 @@ def test_tensorflow_cudnn8_finding_only_cudnn9(mini_matrix: Matrix) -> None:
 
 
 def test_tensorflow_without_any_cudnn(mini_matrix: Matrix) -> None:
-    tf = {
-        "name": "tensorflow",
-        "version": "2.10.0",
-        "cuda_version": "11.2",
-        "cudnn_version": "8",
-        "cpu_only": False,
-        "package": "tensorflow",
-    }
+    tf = TF_2_10_CU112
     probes = ["driver", "toolkits", "libraries", "frameworks"]
     s = snap(driver=driver("550.54.14"), gpus=[RTX4090], frameworks=[tf], probes=probes)
     found = ids(s, mini_matrix)
