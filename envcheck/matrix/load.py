@@ -140,6 +140,15 @@ class RowReader:
             self.fail(key, f"expected a CUDA version like '12.4', got {raw!r}")
         return parse_cuda_version(raw)
 
+    def cc(self, key: str, example: str = "8.9") -> ComputeCapability:
+        """A required compute capability written ``major.minor``."""
+        raw = self.string(key)
+        cc = parse_compute_capability(raw)
+        if cc is None or not re.match(r"^\d{1,2}\.\d$", raw):
+            self.fail(key, f"expected e.g. {example!r}, got {raw!r}")
+        assert cc is not None
+        return cc
+
     def ccs(self, key: str, required: bool = False) -> tuple[ComputeCapability, ...]:
         out = []
         for raw in self.strings(key, required):
@@ -306,14 +315,9 @@ def read_gpus(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
         )
 
     def gpu(r: RowReader) -> GpuModel:
-        raw_cc = r.string("compute_capability")
-        cc = parse_compute_capability(raw_cc)
-        if cc is None or not re.match(r"^\d{1,2}\.\d$", raw_cc):
-            r.fail("compute_capability", f"expected e.g. '8.9', got {raw_cc!r}")
-        assert cc is not None
         return GpuModel(
             name=r.string("name"),
-            compute_capability=cc,
+            compute_capability=r.cc("compute_capability"),
             architecture=r.string("architecture"),
             segment=r.string("segment", required=False),
             aliases=r.strings("aliases"),
@@ -462,13 +466,11 @@ def read_framework(
                 SpecifierSet(spec)
             except InvalidSpecifier:
                 r.fail("versions", f"{spec!r} is not a PEP 440 specifier")
-            raw_cc = r.string("compute_capability")
-            cc = parse_compute_capability(raw_cc)
-            if cc is None or not re.match(r"^\d{1,2}\.\d$", raw_cc):
-                r.fail("compute_capability", f"expected e.g. '3.5', got {raw_cc!r}")
-            assert cc is not None
             return ArchFloor(
-                framework=name, versions=spec, compute_capability=cc, origin=r.origin()
+                framework=name,
+                versions=spec,
+                compute_capability=r.cc("compute_capability", example="3.5"),
+                origin=r.origin(),
             )
 
         def nvidia_pin(r: RowReader) -> NvidiaPin:
