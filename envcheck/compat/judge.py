@@ -159,18 +159,18 @@ def gpu_driver_reasons(target: Target, matrix: Matrix) -> tuple[Reason, ...]:
     out = []
     branch = matrix.branch_of(target.driver)
     for cc, name in _named_gpus(target):
-        arch = matrix.architecture_for(cc)
-        retired = None if arch is None else matrix.retired_arch(arch.name)
-        if arch is None or retired is None or branch <= retired.last_branch:
+        retired = matrix.dropped_by(target.driver, cc)
+        if retired is None:
             continue
+        arch = retired.architecture
         out.append(
             Reason(
                 GPU_DROPPED,
                 Level.ERROR,
                 Category.GPU_ARCH_UNSUPPORTED,
-                f"{name} ({arch.name}) is not supported by driver {target.driver.raw} "
+                f"{name} ({arch}) is not supported by driver {target.driver.raw} "
                 f"(branch {branch}): install a driver from the {retired.last_branch} "
-                f"branch, the last for {arch.name}",
+                f"branch, the last for {arch}",
                 (retired.origin.cite(),),
             )
         )

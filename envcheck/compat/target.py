@@ -71,7 +71,7 @@ def read_gpu_name(name: str, matrix: Matrix, driver: Optional[DriverVersion] = N
         return GpuReading()
     chips = shared.choices
     if driver is not None:
-        kept = tuple((chip, cc) for chip, cc in chips if _driver_supports(matrix, cc, driver))
+        kept = tuple((chip, cc) for chip, cc in chips if not matrix.dropped_by(driver, cc))
         if len(kept) == 1:
             ((chip, cc),) = kept
             return GpuReading(
@@ -81,12 +81,6 @@ def read_gpu_name(name: str, matrix: Matrix, driver: Optional[DriverVersion] = N
             )
         chips = kept or chips
     return GpuReading(choice=GpuChoice(name, chips, shared.origin.cite()))
-
-
-def _driver_supports(matrix: Matrix, cc: ComputeCapability, driver: DriverVersion) -> bool:
-    arch = matrix.architecture_for(cc)
-    retired = None if arch is None else matrix.retired_arch(arch.name)
-    return retired is None or matrix.branch_of(driver) <= retired.last_branch
 
 
 @record

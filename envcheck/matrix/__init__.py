@@ -282,6 +282,15 @@ class Matrix:
                 return arch
         return None
 
+    def dropped_by(self, driver: DriverVersion, cc: ComputeCapability) -> Optional[RetiredArch]:
+        """The ``[[retired]]`` row of ``cc``'s architecture when ``driver``'s branch is
+        past its last branch (the driver no longer drives such a GPU); else None."""
+        arch = self.architecture_for(cc)
+        retired = None if arch is None else self.retired_arch(arch.name)
+        if retired is None or self.branch_of(driver) <= retired.last_branch:
+            return None
+        return retired
+
     def retired_arch(self, architecture: str) -> Optional[RetiredArch]:
         for row in self.retired_archs:
             if row.architecture.lower() == architecture.lower():
