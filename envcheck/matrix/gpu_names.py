@@ -31,7 +31,9 @@ from typing import Optional
 from envcheck.matrix.rows import GpuModel, SharedGpuName
 from envcheck.model.versions import ComputeCapability
 
-_BRANDS = ("geforce", "quadro", "tesla")
+_BRANDS = ("geforce", "quadro", "tesla", "grid")
+"""Brand words a name may carry or drop. "GRID" also prefixes virtual-GPU names
+("GRID T4-16Q": a T4 slice), whose chip is the board's."""
 
 _NOISE = re.compile(
     r"^(\d+\s*gb|\d+g|hbm\d?e?|pcie|sxm\d?|nvl|nvlink|mxm|oam|fhhl|gpu|graphics|mig"
@@ -39,12 +41,16 @@ _NOISE = re.compile(
 )
 """Tokens that name memory size, form factor or a MIG slice, not a different chip."""
 
+_VGPU_PROFILE = re.compile(r"-\d+[abcq]$")
+"""A virtual-GPU profile ending a name ("T4-16Q", "A100-40C": frame-buffer GB and
+series), not a different chip. Only as a hyphenated suffix: "GeForce 710A" is a model."""
+
 _LAPTOP_WORDS = re.compile(r"\b(?:with )?max q(?: design)?\b|\bmaxq\b|\b(?:mobile|notebook)\b")
 
 
 def normalise_gpu_name(name: str) -> str:
     """Lower case, no "NVIDIA", punctuation as spaces; "3050Ti" -> "3050 ti"."""
-    text = name.lower().replace("nvidia", " ")
+    text = _VGPU_PROFILE.sub("", name.strip().lower()).replace("nvidia", " ")
     text = re.sub(r"[-_/,]+", " ", text)
     # NVIDIA's own tables write "RTX 3050Ti Laptop GPU" and "GTX 1660SUPER" too.
     text = re.sub(r"(\d)(ti|super)\b", r"\1 \2", text)
@@ -71,8 +77,10 @@ def _unbranded(key: str) -> str:
 
 
 _GEFORCE_LINE = re.compile(r"^(rtx|gtx|gts|gt|mx) (\d{3,4})\b")
-_RTX_A = re.compile(r"^rtx a(\d{4})\b")
-_QUADRO_LETTER = re.compile(r"^quadro ([kmpt])(\d{3,4})")
+_RTX_A = re.compile(r"^rtx a(\d{3,4})\b")
+_QUADRO_LETTER = re.compile(r"^quadro ([kmpt])(\d{3,4})|^(t)(\d{3,4})\b")
+"""Quadro K/M/P/T models, and the Turing T-series sold without the Quadro brand
+(T400 ... T1200); no other NVIDIA product is "T" and three or four digits."""
 _DATACENTER = re.compile(r"^(gh|gb|a|h|l|b)(\d{1,3})[a-z]?$")
 _WORKSTATION_MARKS = {"ada", "blackwell", "pro"}
 _VARIANT_WORDS = {"ti", "super", "a", "s", "x", "xp", "z", "black", "m", "ada", "le", "boost"}
@@ -104,7 +112,11 @@ def _families(key: str) -> tuple[tuple[str, str], ...]:
         out.append(("quadro-rtx", "Quadro RTX"))
     m = _QUADRO_LETTER.match(key)
     if m:
-        out.append((f"quadro-{m.group(1)}", f"Quadro {m.group(1).upper()} series"))
+        letter = m.group(1) or m.group(3)
+        label = (
+            "Quadro T and NVIDIA T series" if letter == "t" else f"Quadro {letter.upper()} series"
+        )
+        out.append((f"quadro-{letter}", label))
     first = bare.split(" ", 1)[0] if bare else ""
     m = _DATACENTER.match(first)
     if m:

@@ -85,6 +85,8 @@ def test_laptop_and_longer_names_are_inferred_from_a_row(
         ("NVIDIA GeForce RTX 4075", "8.9", "Ada Lovelace"),
         ("NVIDIA GeForce RTX 5055 Laptop GPU", "12.0", "Blackwell"),
         ("Jetson Orin Industrial", "8.7", "Ampere"),
+        ("NVIDIA RTX A500 Laptop GPU", "8.6", "Ampere"),
+        ("NVIDIA T550 Laptop GPU", "7.5", "Turing"),
     ],
 )
 def test_unlisted_gpus_are_inferred_from_their_family(
@@ -98,12 +100,30 @@ def test_unlisted_gpus_are_inferred_from_their_family(
 
 
 @pytest.mark.parametrize(
+    ("name", "row"),
+    [
+        ("GRID T4-16Q", "Tesla T4"),
+        ("GRID P40-24Q", "Tesla P40"),
+        ("NVIDIA A100-40C", "A100"),
+        ("NVIDIA L40S-48Q", "L40S"),
+        ("NVIDIA GeForce 710A", "GeForce 710A"),  # a model, not a vGPU profile
+    ],
+)
+def test_virtual_gpu_profiles_are_the_boards_chip(shipped: Matrix, name: str, row: str) -> None:
+    """NVIDIA vGPU names (board, "-", frame buffer and series) run on the board's chip."""
+    found = shipped.gpu_match(name)
+    assert found is not None and found.model is not None, name
+    assert (found.model.name, found.inferred) == (row, False)
+
+
+@pytest.mark.parametrize(
     "name",
     [
         "NVIDIA B250",  # B100/B200 are 10.0, B300 10.3: the B family cannot tell
         "NVIDIA GeForce RTX 3050 Ti Super",  # RTX 3050 is 8.6, RTX 3050 A Laptop 8.9
         "GeForce GTX 860M",  # 3-digit GeForce series mixed architectures: no series inference
         "Voodoo 5 5500",
+        "Tesla T10",  # Tesla-architecture T10: not the Turing T-series
     ],
 )
 def test_ambiguous_or_unknown_names_infer_nothing(shipped: Matrix, name: str) -> None:
