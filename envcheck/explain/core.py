@@ -496,7 +496,7 @@ def _ptxas(
             if cc not in row.compute_capabilities:
                 cause.because(
                     f"the CUDA {cuda} toolkit{where} predates {label} "
-                    f"(sm_{cc.major}{cc.minor}); its ptxas cannot compile for it",
+                    f"(sm_{cc.major}{cc.minor}); its compiler cannot build for it",
                     "Install a newer CUDA toolkit (or the nvidia-cuda-nvcc wheel of your "
                     "framework's CUDA) and put its bin directory first on PATH.",
                 )

@@ -309,6 +309,22 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/mozilla/translations/issues/1167",
         analysis=NVML,
     ),
+    Signature(
+        id="nvml-unknown-error",
+        regex=r"Failed to initialize NVML: Unknown Error",
+        frameworks=(),
+        category=Category.CONTAINER_NO_GPU,
+        title="The container lost access to the GPU device files",
+        cause="NVML cannot open /dev/nvidia*. In containers whose cgroups systemd manages, a "
+        "`systemctl daemon-reload` on the host (or an automatic reload) removes the "
+        "container's device permissions; a GPU that worked at start then fails. Outside "
+        "containers the same text means the user may not open the device files.",
+        fix="Recreate the container; to stop it recurring, follow NVIDIA's workaround for "
+        "your runtime (create the /dev/char symlinks with `nvidia-ctk system "
+        "create-dev-char-symlinks`, or use the cgroupfs cgroup driver). Outside containers "
+        "check the permissions of /dev/nvidia*.",
+        source="https://github.com/NVIDIA/nvidia-docker/issues/1730",
+    ),
     # -- GPU architecture ---------------------------------------------------------
     Signature(
         id="torch-gpu-arch-not-compatible",
@@ -359,15 +375,18 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="ptxas-unknown-gpu-arch",
-        regex=r"ptxas fatal\s*: Value '(?P<sm>sm_\d+[a-z]?)' is not defined for option 'gpu-name'",
+        regex=r"(?:ptxas fatal\s*: Value '|nvcc fatal\s*: Unsupported gpu architecture ')"
+        r"(?P<sm>(?:sm|compute)_\d+[a-z]?)'",
         frameworks=("tensorflow", "jax", "torch"),
         category=Category.GPU_ARCH_UNSUPPORTED,
-        title="The ptxas in use is too old for this GPU architecture",
-        cause="A ptxas from an older CUDA toolkit (on PATH, or bundled with Triton/XLA) does "
-        "not know the GPU's architecture. TensorFlow then falls back to slower driver "
-        "compilation; Triton fails.",
-        fix="Put a ptxas from a CUDA toolkit that supports the GPU first on PATH (or set "
-        "TRITON_PTXAS_PATH), e.g. install nvidia-cuda-nvcc-cu12 of the framework's CUDA.",
+        title="The CUDA compiler in use (ptxas or nvcc) is too old for this GPU architecture",
+        cause="A CUDA toolkit older than the GPU (on PATH or CUDA_HOME, or bundled with "
+        "Triton/XLA) does not know its architecture: nvcc refuses the -gencode an extension "
+        "build asks for, ptxas the code TensorFlow/JAX/Triton generate (TensorFlow then "
+        "falls back to slower driver compilation; Triton fails).",
+        fix="Use a CUDA toolkit that supports the GPU (first on PATH / in CUDA_HOME, or the "
+        "nvidia-cuda-nvcc wheel of the framework's CUDA), or build for an architecture the "
+        "toolkit knows (TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES) and rely on PTX.",
         source="https://github.com/tensorflow/tensorflow/issues/45590",
         analysis=ARCH,
     ),
@@ -551,7 +570,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="cudnn-sublibrary-load-failed",
         regex=r"Could not load library (?P<lib>(?:lib)?cudnn_\w+?(?:\.so\.|64_)(?P<major>\d+)(?:\.dll)?)"
-        r"|Unable to load any of \{(?P<lib2>libcudnn\w*\.so\.(?P<major2>\d+))",
+        r"|Unable to load any of \{(?P<lib2>libcudnn\w*\.so\.(?P<major2>\d+))"
+        r"|Error loading \"[^\"]{0,300}?(?P<lib3>cudnn\w{0,40}64_(?P<major3>\d+)\.dll)\" or one of",
         frameworks=("torch", "onnxruntime", "tensorflow"),
         category=Category.CUDNN_MISMATCH,
         title="A cuDNN sub-library (or one of its dependencies) cannot be loaded",
@@ -747,6 +767,60 @@ SIGNATURES: tuple[Signature, ...] = (
         analysis=DRIVER,
     ),
     Signature(
+        id="torch-windows-dll-dependency",
+        regex=r"Error loading \"[^\"]{0,300}?torch\\lib\\(?!cudnn)(?P<lib>\w{1,60}\.dll)\" or one of",
+        frameworks=("torch",),
+        category=Category.OTHER,
+        title="Windows cannot load a DLL of the PyTorch package",
+        cause="The DLL is there but something it links against is not: most often the "
+        "Microsoft Visual C++ Redistributable (vcruntime140_1.dll, msvcp140.dll, "
+        "libomp140.x86_64.dll). WinError 127 instead means an older copy of a dependency "
+        "was found first on PATH.",
+        fix="Install the latest Microsoft Visual C++ Redistributable (x64); if that does not "
+        "help, remove other CUDA/cuDNN directories from PATH and reinstall torch in a fresh "
+        "environment.",
+        source="https://github.com/pytorch/pytorch/issues/129568",
+    ),
+    Signature(
+        id="cublas-arch-mismatch",
+        regex=r"CUBLAS_STATUS_ARCH_MISMATCH",
+        frameworks=("torch", "tensorflow", "cupy", "jax"),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The cuBLAS routine needs a newer GPU architecture",
+        cause="cuBLAS refuses a routine the GPU's compute capability lacks (cublasGemmEx and "
+        "tensor-op paths need 5.0 or newer), or the cuBLAS in use was not built for the GPU.",
+        fix="Run on a GPU the library supports, or use a framework/library build for this "
+        "GPU (`envcheck plan <framework> --gpu NAME`).",
+        source="https://github.com/NVIDIA/DeepLearningExamples/issues/147",
+    ),
+    Signature(
+        id="torch-extension-unknown-arch",
+        regex=r"Unknown CUDA arch \((?P<sm>[\d.]{1,8})(?:\+PTX)?[^)]{0,40}\) or GPU not supported",
+        frameworks=("torch",),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The installed PyTorch is too old to build extensions for this GPU",
+        cause="torch.utils.cpp_extension only knows the architectures of its own release: it "
+        "refuses a GPU (or a TORCH_CUDA_ARCH_LIST entry) newer than that release.",
+        fix="Install a PyTorch release (and CUDA toolkit) that supports the GPU, or set "
+        'TORCH_CUDA_ARCH_LIST to architectures this release knows (e.g. "8.6+PTX").',
+        source="https://github.com/OpenBMB/BMTrain/issues/83",
+    ),
+    Signature(
+        id="torch-extension-cuda-mismatch",
+        regex=r"The detected CUDA version \([\d.]{1,10}\) mismatches the version that was "
+        r"used to compile",
+        frameworks=("torch",),
+        category=Category.LIB_PATH_CONFLICT,
+        title="The CUDA toolkit found for building an extension is not PyTorch's CUDA",
+        cause="torch.utils.cpp_extension compiles with the toolkit in CUDA_HOME (or the nvcc "
+        "on PATH), whose major version differs from the CUDA the installed torch was built "
+        "with.",
+        fix="Point CUDA_HOME at a toolkit of torch's CUDA major (python -c \"import torch; "
+        'print(torch.version.cuda)"), or install the torch build for the local toolkit '
+        "(e.g. the cu121 index for CUDA 12.1).",
+        source="https://github.com/ByungKwanLee/MoAI/issues/7",
+    ),
+    Signature(
         id="cublas-not-initialized",
         regex=r"CUBLAS_STATUS_NOT_INITIALIZED",
         frameworks=("torch", "tensorflow", "cupy", "jax"),
@@ -821,7 +895,8 @@ SIGNATURES: tuple[Signature, ...] = (
     # -- packaging ------------------------------------------------------------------
     Signature(
         id="pip-no-framework-wheel",
-        regex=r"No matching distribution found for (?P<lib>torch|tensorflow|jaxlib|"
+        regex=r"(?:No matching distribution found for|Could not find a version that satisfies "
+        r"the requirement) (?P<lib>torch|tensorflow|jaxlib|"
         r"tensorflow-gpu|onnxruntime-gpu|paddlepaddle-gpu|cupy-cuda\w{1,10})\b",
         frameworks=("torch", "tensorflow", "jax", "onnxruntime", "paddle", "cupy"),
         category=Category.PYTHON_UNSUPPORTED,

@@ -188,6 +188,33 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "Update your CUDA version to get the best performance. The ptxas error was: ptxas fatal   : "
             "Value 'sm_86' is not defined for option 'gpu-name'"
         ),
+        "nvcc fatal   : Unsupported gpu architecture 'compute_89'",
+        "nvcc fatal : Unsupported gpu architecture 'compute_86'",
+    ),
+    "nvml-unknown-error": (
+        "Failed to initialize NVML: Unknown Error",
+        "root@098b49afe624:/# nvidia-smi Failed to initialize NVML: Unknown Error",
+    ),
+    "torch-windows-dll-dependency": (
+        (
+            'OSError: [WinError 126] The specified module could not be found. Error loading "\\.venv'
+            '\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.'
+        ),
+    ),
+    "cublas-arch-mismatch": (
+        "  what():  [FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH",
+        "CUDA error at moe_compute_kernel.cu:132 code=8(CUBLAS_STATUS_ARCH_MISMATCH)",
+    ),
+    "torch-extension-unknown-arch": (
+        "ValueError: Unknown CUDA arch (8.6) or GPU not supported",
+        "ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported",
+    ),
+    "torch-extension-cuda-mismatch": (
+        "The detected CUDA version (12.3) mismatches the version that was used to compile",
+        (
+            "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used "
+            "to compile PyTorch (12.4). Please make sure to use the same CUDA versions."
+        ),
     ),
     "torch-not-compiled-with-cuda": (
         "AssertionError: Torch not compiled with CUDA enabled",
@@ -273,6 +300,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-sublibrary-load-failed": (
+        (
+            'OSError: [WinError 126] The specified module could not be found. Error loading "E:\\env'
+            '\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.'
+        ),
         (
             "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
             "object file: No such file or directory"
@@ -455,6 +486,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ERROR: No matching distribution found for torch==2.0.1",
         "ERROR: No matching distribution found for tensorflow<2.11,>=2.10",
         "ERROR: No matching distribution found for jaxlib",
+        (
+            "ERROR: Could not find a version that satisfies the requirement torch==1.7.1+cu110 "
+            "(from versions: 2.2.0, 2.2.1)"
+        ),
     ),
 }
 
