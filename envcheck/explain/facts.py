@@ -71,6 +71,13 @@ _CUDNN_LOADED = re.compile(
     r"(?: \(compatibility version \d{1,6}\))? but source was compiled with:? "
     r"(\d{1,2}(?:\.\d{1,3}){0,2}|\d{4,5})\b"
 )
+# PyTorch's torch.backends.cudnn check: "(8, 9, 2)" tuples since 1.12, cuDNN's
+# integer version (7102) before.
+_TORCH_CUDNN = re.compile(
+    r"PyTorch was compiled\s+against \((\d{1,2}), (\d{1,2}), (\d{1,3})\) but "
+    r"(?:found runtime version|linked against) \((\d{1,2}), (\d{1,2}), (\d{1,3})\)"
+    r"|PyTorch was compiled\s+against (\d{4,5}) but linked against (\d{4,5})"
+)
 # Which framework printed it: JAX builds XLA as external/xla (older jaxlib as
 # external/org_tensorflow); TensorFlow's own paths are tensorflow/... and, from 2.15,
 # external/local_xla. A bare "cuda_dnn.cc:456]" says neither.
@@ -247,6 +254,13 @@ def extract(text: str) -> MessageFacts:
             c = _CUDNN_LOADED.search(line)
             if c:
                 cudnn = (_cudnn_version(c.group(1)), _cudnn_version(c.group(2)))
+            t = _TORCH_CUDNN.search(line)
+            if t and t.group(1):
+                cudnn = (".".join(t.group(4, 5, 6)), ".".join(t.group(1, 2, 3)))
+                cudnn_by = "torch"
+            elif t:
+                cudnn = (_cudnn_version(t.group(8)), _cudnn_version(t.group(7)))
+                cudnn_by = "torch"
         for u in _CUDNN_UNLOADABLE.finditer(line):
             if len(unloadable) < 4:
                 unloadable[next(g for g in u.groups() if g)] = None
@@ -374,7 +388,8 @@ def _with_cudnn(
     printed it: the one the message names, else the installed TensorFlow or JAX (when
     only one is), else TensorFlow (the message is its stream executor's, which JAX's
     XLA shares), of unknown version."""
-    users = [f for f in frameworks if f.name in ("tensorflow", "jax") and not f.cpu_only]
+    judged = ("tensorflow", "jax", "torch") if named == "torch" else ("tensorflow", "jax")
+    users = [f for f in frameworks if f.name in judged and not f.cpu_only]
     chosen = next((f for f in users if f.name == named), None)
     if chosen is None and named is None and len(users) == 1:
         chosen = users[0]

@@ -630,8 +630,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="cudnn-version-mismatch",
         regex=r"Loaded runtime CuDNN library: (?P<loaded>\d+(?:\.\d+)*)"
-        r"(?: \(compatibility version \d+\))? but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*)",
-        frameworks=("tensorflow", "jax"),
+        r"(?: \(compatibility version \d+\))? but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*)"
+        r"|cuDNN version (?:incompatibility|mismatch): PyTorch was compiled",
+        frameworks=("tensorflow", "jax", "torch"),
         category=Category.CUDNN_MISMATCH,
         title="The cuDNN found at run time is older than the one the framework was built with",
         cause="The framework needs cuDNN of the same major and at least its minor; an older "
@@ -819,6 +820,60 @@ SIGNATURES: tuple[Signature, ...] = (
         'print(torch.version.cuda)"), or install the torch build for the local toolkit '
         "(e.g. the cu121 index for CUDA 12.1).",
         source="https://github.com/ByungKwanLee/MoAI/issues/7",
+    ),
+    Signature(
+        id="jax-jaxlib-version-mismatch",
+        regex=r"jaxlib version \S{1,20} is newer than and incompatible with jax version"
+        r"|jaxlib is version \S{1,20}, but this version of jax requires version",
+        frameworks=("jax",),
+        category=Category.MIXED_WHEELS,
+        title="jax and jaxlib are of releases that do not go together",
+        cause="jax checks at import that jaxlib (and the CUDA plugin) is within the range "
+        "it was released with; one of the two was upgraded or pinned without the other.",
+        fix='Install both from one release: `pip install -U "jax[cuda12]"` (or pin jax '
+        "and jaxlib to the same version).",
+        source="https://github.com/jax-ml/jax/issues/17638",
+    ),
+    Signature(
+        id="cuda-invalid-device-ordinal",
+        regex=r"invalid device ordinal|cudaErrorInvalidDevice\b|CUDA_ERROR_INVALID_DEVICE\b",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.ENV_VAR_HIDES_GPU,
+        title="The program asks for a GPU index this process cannot see",
+        cause="A device index (cuda:1, --gpu 1, one process per GPU) is at least the number "
+        "of visible GPUs: the machine has fewer GPUs, or CUDA_VISIBLE_DEVICES leaves fewer "
+        "visible (indices are renumbered from 0 inside the process).",
+        fix="Use indices below `torch.cuda.device_count()`; match --nproc_per_node and device "
+        "ids to the GPUs CUDA_VISIBLE_DEVICES lists.",
+        source="https://github.com/wenwenyu/PICK-pytorch/issues/14",
+        analysis=ENV_VAR,
+    ),
+    Signature(
+        id="cuda-home-not-set",
+        regex=r"CUDA_HOME environment variable is not set",
+        frameworks=("torch",),
+        category=Category.CUDA_RUNTIME_MISSING,
+        title="No CUDA toolkit (nvcc) was found to build a CUDA extension",
+        cause="Building a PyTorch CUDA extension needs nvcc from a CUDA toolkit; none is in "
+        "CUDA_HOME/CUDA_PATH or on PATH (wheels and conda's cudatoolkit ship the runtime "
+        "only, not the compiler).",
+        fix="Install a CUDA toolkit of torch's CUDA major (or conda's cuda-nvcc / the "
+        "nvidia-cuda-nvcc wheel) and set CUDA_HOME to it, or install a prebuilt wheel of "
+        "the extension.",
+        source="https://github.com/CSAILVision/gandissect/issues/19",
+    ),
+    Signature(
+        id="cupy-not-correctly-installed",
+        regex=r"CuPy is not correctly installed",
+        frameworks=("cupy",),
+        category=Category.CUDA_RUNTIME_MISSING,
+        title="CuPy cannot load its CUDA libraries",
+        cause="The CuPy package is built for a CUDA major that is not installed here (a "
+        "cupy-cudaXXX wheel or conda cudatoolkit of another version), or two CuPy packages "
+        "are installed; the 'original error' line names what failed to load.",
+        fix="Install the CuPy package for the CUDA you have (cupy-cuda12x for CUDA 12) and "
+        "only one of them (`pip list | grep -i cupy`).",
+        source="https://github.com/cupy/cupy/issues/5211",
     ),
     Signature(
         id="cublas-not-initialized",

@@ -399,6 +399,27 @@ def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: M
     assert m.root_cause is not None and "needs the same major and minor" in m.root_cause
 
 
+def test_torch_cudnn_incompatibility_is_judged_on_torch(mini_matrix: Matrix) -> None:
+    """PyTorch's own check prints tuples (integers before 1.12); the cuDNN it was built
+    with lands on torch, not on a TensorFlow the message never named."""
+    from envcheck.explain.facts import extract
+
+    text = (
+        "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) "
+        "but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN."
+    )
+    facts = extract(text)
+    assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
+        "8.5.0",
+        "8.9.2",
+        "torch",
+    )
+    m = only(explain(text, None, mini_matrix), "cudnn-version-mismatch")
+    assert m.root_cause is not None and m.root_cause.startswith("torch (version unknown)")
+    old = "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600"
+    assert (extract(old).cudnn_loaded, extract(old).cudnn_compiled) == ("7.6.0", "7.1.2")
+
+
 def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
     s = snap(libraries=[{"name": "cudnn", "version": "9.1.0", "path": "/usr/lib/libcudnn.so.9"}])
     text = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"

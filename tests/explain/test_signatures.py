@@ -216,6 +216,22 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "to compile PyTorch (12.4). Please make sure to use the same CUDA versions."
         ),
     ),
+    "jax-jaxlib-version-mismatch": (
+        (
+            "RuntimeError: jaxlib version 0.4.14 is newer than and incompatible with jax version "
+            "0.4.6. Please update your jax and/or jaxlib packages."
+        ),
+        "RuntimeError: jaxlib is version 0.1.69, but this version of jax requires version >= 0.1.74.",
+    ),
+    "cuda-invalid-device-ordinal": (
+        "RuntimeError: CUDA error: invalid device ordinal",
+        "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59",
+        "temp_x = x.cuda(self.device_id[i]) RuntimeError: CUDA error (10): invalid device ordinal",
+    ),
+    "cuda-home-not-set": (
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+    ),
+    "cupy-not-correctly-installed": ("ImportError: CuPy is not correctly installed.",),
     "torch-not-compiled-with-cuda": (
         "AssertionError: Torch not compiled with CUDA enabled",
         '    raise AssertionError("Torch not compiled with CUDA enabled")',
@@ -332,6 +348,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "E1027 15:10:59.012564 3266428 cuda_dnn.cc:456] Loaded runtime CuDNN library: 9.10.1 but "
             "source was compiled with: 9.13.1."
         ),
+        (
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 5, 0) "
+            "but found runtime version (8, 3, 3). PyTorch already comes bundled with cuDNN."
+        ),
+        "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600",
     ),
     "dnn-library-not-found": (
         "UnimplementedError: DNN library is not found. [Op:Conv2D]",
