@@ -71,6 +71,8 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"GeForce 210", "GeForce GT 320M", "GeForce 8800 GTS", "Quadro FX 380 LP"} <= names
     # GF108, anchored by capabilities CUDA tools printed in GitHub issues
     assert {"GeForce GT 430", "GeForce GT 540M", "Quadro 1000M", "NVS 5400M"} <= names
+    # GF106 (one observed anchor), and names sold with GF106 and GF108
+    assert {"Quadro 2000", "GeForce GTX 460M", "GeForce GT 440", "GeForce GT 555M"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
@@ -146,6 +148,9 @@ def test_the_anchors_of_each_chip_agree(shipped: Matrix) -> None:
     assert anchors["GF108"] == {
         "GeForce GT 430 https://github.com/alicevision/Meshroom/issues/830": {"2.1"},
         "Quadro 1000M https://github.com/VLOGroup/dvs-reconstruction/issues/1": {"2.1"},
+    }
+    assert anchors["GF106"] == {
+        "Quadro 2000 https://github.com/alicevision/Meshroom/issues/260": {"2.1"}
     }
     for chip, seen in anchors.items():
         assert seen, chip
