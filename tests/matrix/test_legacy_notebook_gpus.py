@@ -93,7 +93,8 @@ def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
     """The note names the pci.ids chip and its anchors; the chip's family letters
     agree with the row's architecture; every anchor row named in the note was read
     on NVIDIA's page (verified) or in a dated copy of it, and every observed anchor
-    (deviceQuery output in a public GitHub file) reports the same capability."""
+    (a capability CUDA tools printed, in a GitHub file at a commit or an issue)
+    reports the same capability."""
     by_name = {g.name: g for g in shipped.gpus}
     for gpu in _chip_rows(shipped):
         note = gpu.origin.note or ""
@@ -119,7 +120,9 @@ def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
 
 # An observed anchor cites a GitHub file at a commit or a GitHub issue thread.
 _CITABLE = re.compile(r"https://github\.com/[^/\s]+/[^/\s]+/(blob/[0-9a-f]{40}/\S+|issues/\d+)")
-_OBSERVED = re.compile(r"observed: (.+?) of an? (.+?) \(([0-9a-f]{4})\) reports (\d+\.\d+), (https://\S+?)(?:[,)]|$)")
+_OBSERVED = re.compile(
+    r"observed: (.+?) of an? (.+?) \(([0-9a-f]{4})\) reports (\d+\.\d+), (https://\S+?)(?:[,)]|$)"
+)
 
 
 def _anchors_by_chip(matrix: Matrix) -> dict[str, dict[str, set[str]]]:
