@@ -69,6 +69,10 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"Tesla M2090", "Quadro 4000", "GeForce GTX 560", "GeForce GTX 580M"} <= names
     assert {"NVS 310", "NVS 315", "GeForce GT 705", "GeForce 410M"} <= names
     assert {"GeForce 210", "GeForce GT 320M", "GeForce 8800 GTS", "Quadro FX 380 LP"} <= names
+    # GF108, anchored by capabilities CUDA tools printed in GitHub issues
+    assert {"GeForce GT 430", "GeForce GT 540M", "Quadro 1000M", "NVS 5400M"} <= names
+    # GF106 (one observed anchor), and names sold with GF106 and GF108
+    assert {"Quadro 2000", "GeForce GTX 460M", "GeForce GT 440", "GeForce GT 555M"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
@@ -89,7 +93,8 @@ def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
     """The note names the pci.ids chip and its anchors; the chip's family letters
     agree with the row's architecture; every anchor row named in the note was read
     on NVIDIA's page (verified) or in a dated copy of it, and every observed anchor
-    (deviceQuery output in a public GitHub file) reports the same capability."""
+    (a capability CUDA tools printed, in a GitHub file at a commit or an issue)
+    reports the same capability."""
     by_name = {g.name: g for g in shipped.gpus}
     for gpu in _chip_rows(shipped):
         note = gpu.origin.note or ""
@@ -110,7 +115,49 @@ def test_every_chip_anchored_row_is_unverified_and_agrees_with_its_chip(
             assert anchor.compute_capability == gpu.compute_capability, (gpu.name, name)
         for seen in observed:
             assert f" reports {gpu.compute_capability}, https://github.com/" in seen, gpu.name
-            assert "/blob/" in seen, gpu.name
+            assert _CITABLE.search(seen), (gpu.name, seen)
+
+
+# An observed anchor cites a GitHub file at a commit or a GitHub issue thread.
+_CITABLE = re.compile(r"https://github\.com/[^/\s]+/[^/\s]+/(blob/[0-9a-f]{40}/\S+|issues/\d+)")
+_OBSERVED = re.compile(
+    r"observed: (.+?) of an? (.+?) \(([0-9a-f]{4})\) reports (\d+\.\d+), (https://\S+?)(?:[,)]|$)"
+)
+
+
+def _anchors_by_chip(matrix: Matrix) -> dict[str, dict[str, set[str]]]:
+    """chip -> anchor (row name or observed product and URL) -> capabilities, read
+    from the notes of every chip-anchored row."""
+    by_name = {g.name: g for g in matrix.gpus}
+    out: dict[str, dict[str, set[str]]] = {}
+    for gpu in _chip_rows(matrix):
+        text = (gpu.origin.note or "").split("(anchors, chip per pci.ids device id: ", 1)[1]
+        for part in re.split(r"; (?=G[A-Z0-9]+: )", text):
+            chip, _, rest = part.partition(": ")
+            seen = out.setdefault(chip, {})
+            for _what, product, _did, cc, url in _OBSERVED.findall(rest):
+                seen.setdefault(f"{product} {url}", set()).add(cc)
+            named = _OBSERVED.sub("", rest)
+            for name, row in by_name.items():
+                if f" {name} (" in f" {named}":
+                    seen.setdefault(name, set()).add(str(row.compute_capability))
+    return out
+
+
+def test_the_anchors_of_each_chip_agree(shipped: Matrix) -> None:
+    """A chip gets a capability only when all its anchors, read or observed, give
+    the same one; an observed anchor is named with what printed it and its URL."""
+    anchors = _anchors_by_chip(shipped)
+    assert anchors["GF108"] == {
+        "GeForce GT 430 https://github.com/alicevision/Meshroom/issues/830": {"2.1"},
+        "Quadro 1000M https://github.com/VLOGroup/dvs-reconstruction/issues/1": {"2.1"},
+    }
+    assert anchors["GF106"] == {
+        "Quadro 2000 https://github.com/alicevision/Meshroom/issues/260": {"2.1"}
+    }
+    for chip, seen in anchors.items():
+        assert seen, chip
+        assert len(set().union(*seen.values())) == 1, (chip, seen)
 
 
 def _snapshot_with(name: str) -> Snapshot:
@@ -156,7 +203,9 @@ def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
         # GF117M and GK208M: GF117 has no anchor, so the name is in neither table.
         ("NVIDIA GeForce GT 720M", None),
         # GF108M and GK107M (pci.ids); not the GT 640M row with a longer name.
-        ("NVIDIA GeForce GT 640M LE", None),
+        ("NVIDIA GeForce GT 640M LE", {"GF108M": "2.1", "GK107M": "3.0"}),
+        # GF108, GK107 (the OEM board) and GK208
+        ("GeForce GT 630", {"GF108": "2.1", "GK107": "3.0", "GK208": "3.5"}),
     ],
 )
 def test_a_name_shared_by_chips_of_different_capability_gets_no_single_row(
