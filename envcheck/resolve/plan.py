@@ -857,14 +857,17 @@ def _explain_block(
     alt = _best_without_spec(req, ctx)
     alt_text = f"the newest {fw} that runs on this machine is {alt}" if alt else ""
     if shared is None:
-        # Each build fails for its own reason: name the newest one's.
+        # Each build fails for its own reason: name every reason of the newest one (a
+        # Python it lacks and a GPU it has no kernels for are both to be fixed).
         first = ranked[0]
+        reasons = list(dict.fromkeys(b.message for b in ranked))
+        sources = tuple(dict.fromkeys(src for b in ranked for src in b.sources))
         return Unsatisfiable(
             fw,
             first.constraint,
-            f"no {fw} build matching {spec} runs here; the newest: {first.message}",
+            f"no {fw} build matching {spec} runs here; the newest: " + "; and ".join(reasons),
             alt_text,
-            first.sources,
+            sources,
         )
     first = shared
 

@@ -371,3 +371,13 @@ def test_plan_allow_cpu_on_macos() -> None:
     assert code == 0
     # 2.14.1's macOS arm64 wheel on PyPI is the CPU (MPS) build: no index needed
     assert out.splitlines()[-1] == "pip install torch==2.14.1"
+
+
+def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
+    """Python 3.8 and a GTX 670 (sm_30): the newest TensorFlow lacks both. Naming only
+    the Python would send the user to a new interpreter and a second refusal."""
+    code, _out, err = run_cli(
+        "plan", "tensorflow", "--os", "linux", "--python", "3.8", "--gpu", "GeForce GTX 670"
+    )
+    assert code == 1
+    assert "not 3.8" in err and "no kernels for GeForce GTX 670 (sm_30)" in err
