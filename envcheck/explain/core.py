@@ -614,15 +614,25 @@ def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
 
 def _cudnn_compat_version(m: Match, cause: _Cause) -> None:
     """Message-only: TensorFlow 1.x compared cuDNN "compatibility versions" (major and
-    minor) exactly, so a newer minor was refused too; no installed-build fact says
-    which TensorFlow compared that way, only the message's wording does."""
+    minor) exactly, and PyTorch before 1.12 the whole version, so a newer copy was
+    refused too; no installed-build fact says which release compared that way, only
+    the message's wording does."""
     from envcheck.explain.facts import extract
 
     line = " ".join(text for _n, text in m.lines)
-    if "compatibility version" not in line:
-        return
     facts = extract(line)
     loaded, compiled = facts.cudnn_loaded, facts.cudnn_compiled
+    if "but linked against" in line and loaded and compiled and loaded != compiled:
+        # PyTorch before 1.12 (the "linked against" wording) wanted the exact cuDNN.
+        cause.because(
+            f"this PyTorch needs exactly the cuDNN {compiled} it was built with; the process "
+            f"loaded {loaded}",
+            "Remove the other cuDNN from LD_LIBRARY_PATH / PATH so the copy PyTorch ships "
+            f"is used, or install cuDNN {compiled}.",
+        )
+        return
+    if "compatibility version" not in line:
+        return
     if loaded and compiled and loaded.split(".")[:2] != compiled.split(".")[:2]:
         cause.because(
             f"the loaded cuDNN {loaded} is not the {'.'.join(compiled.split('.')[:2])}.x this "

@@ -634,9 +634,10 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|cuDNN version (?:incompatibility|mismatch): PyTorch was compiled",
         frameworks=("tensorflow", "jax", "torch"),
         category=Category.CUDNN_MISMATCH,
-        title="The cuDNN found at run time is older than the one the framework was built with",
-        cause="The framework needs cuDNN of the same major and at least its minor; an older "
-        "copy (system package, conda env, or an earlier LD_LIBRARY_PATH entry) was loaded.",
+        title="The cuDNN found at run time does not match the one the framework was built with",
+        cause="The framework needs cuDNN of the same major and at least its minor (TensorFlow "
+        "1.x the same minor, PyTorch before 1.12 the same version); another copy (system "
+        "package, conda env, or an earlier LD_LIBRARY_PATH entry) was loaded.",
         fix="Upgrade cuDNN to at least the compiled version (for pip installs: `pip install "
         "-U nvidia-cudnn-cu12`), or remove the older copy from LD_LIBRARY_PATH.",
         source="https://github.com/tensorflow/tensorflow/issues/58986",

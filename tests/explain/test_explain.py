@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from envcheck.explain import UNRECOGNISED, explain, explain_findings
 from envcheck.matrix import Matrix, load_matrix
 from envcheck.model.finding import Category, Severity
@@ -374,21 +376,63 @@ def test_an_older_cudnn_copy_is_the_doctors_call(mini_matrix: Matrix) -> None:
     assert m.root_cause is None or "several" not in m.root_cause
 
 
-def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: Matrix) -> None:
+@pytest.mark.parametrize(
+    ("text", "loaded", "compiled", "framework"),
+    [
+        (
+            (
+                "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
+                "library: 8.5.0 but source was compiled with: 8.6.0."
+            ),
+            "8.5.0",
+            "8.6.0",
+            "jax",
+        ),
+        # PyTorch's own check prints tuples: the cuDNN it was built with lands on torch,
+        # not on a TensorFlow the message never named.
+        (
+            (
+                "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against "
+                "(8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled."
+            ),
+            "8.5.0",
+            "8.9.2",
+            "torch",
+        ),
+        # ... and cuDNN's integer version before 1.12.
+        (
+            (
+                "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but "
+                "linked against 7600"
+            ),
+            "7.6.0",
+            "7.1.2",
+            "torch",
+        ),
+    ],
+)
+def test_cudnn_loaded_older_names_the_framework_the_message_names(
+    mini_matrix: Matrix, text: str, loaded: str, compiled: str, framework: str
+) -> None:
     from envcheck.explain.facts import extract
 
-    text = (
-        "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
-        "library: 8.5.0 but source was compiled with: 8.6.0."
-    )
     facts = extract(text)
     assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
-        "8.5.0",
-        "8.6.0",
-        "jax",
+        loaded,
+        compiled,
+        framework,
     )
     m = only(explain(text, None, mini_matrix), "cudnn-version-mismatch")
-    assert m.root_cause is not None and m.root_cause.startswith("jax (version unknown)")
+    assert m.root_cause is not None
+    if loaded < compiled:
+        assert m.root_cause.startswith(f"{framework} (version unknown)")
+    else:  # a newer copy: only the old wording says it was refused
+        assert f"needs exactly the cuDNN {compiled}" in m.root_cause
+
+
+def test_tf1_compared_cudnn_major_and_minor_exactly(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
     # TF 1.x printed 7.0.5 as 7005 and compared major and minor exactly.
     old = (
         "Loaded runtime CuDNN library: 7301 (compatibility version 7300) but source was "
@@ -397,27 +441,6 @@ def test_cudnn_loaded_older_names_the_framework_the_message_names(mini_matrix: M
     assert extract(old).cudnn_loaded == "7.3.1"
     m = only(explain(old, None, mini_matrix), "cudnn-version-mismatch")
     assert m.root_cause is not None and "needs the same major and minor" in m.root_cause
-
-
-def test_torch_cudnn_incompatibility_is_judged_on_torch(mini_matrix: Matrix) -> None:
-    """PyTorch's own check prints tuples (integers before 1.12); the cuDNN it was built
-    with lands on torch, not on a TensorFlow the message never named."""
-    from envcheck.explain.facts import extract
-
-    text = (
-        "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) "
-        "but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN."
-    )
-    facts = extract(text)
-    assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
-        "8.5.0",
-        "8.9.2",
-        "torch",
-    )
-    m = only(explain(text, None, mini_matrix), "cudnn-version-mismatch")
-    assert m.root_cause is not None and m.root_cause.startswith("torch (version unknown)")
-    old = "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7600"
-    assert (extract(old).cudnn_loaded, extract(old).cudnn_compiled) == ("7.6.0", "7.1.2")
 
 
 def test_cudnn_major_missing(mini_matrix: Matrix) -> None:
