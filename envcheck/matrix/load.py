@@ -149,6 +149,18 @@ class RowReader:
         assert cc is not None
         return cc
 
+    def specifier(self, key: str, required: bool = True) -> Any:
+        """A PEP 440 version specifier (``>=2.16,<2.17``), kept as written."""
+        spec = self.string(key, required=required)
+        if spec is not None:
+            from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+            try:
+                SpecifierSet(spec)
+            except InvalidSpecifier:
+                self.fail(key, f"{spec!r} is not a PEP 440 specifier")
+        return spec
+
     def ccs(self, key: str, required: bool = False) -> tuple[ComputeCapability, ...]:
         out = []
         for raw in self.strings(key, required):
@@ -459,13 +471,7 @@ def read_framework(
             )
 
         def arch_floor(r: RowReader) -> ArchFloor:
-            spec = r.string("versions")
-            from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-            try:
-                SpecifierSet(spec)
-            except InvalidSpecifier:
-                r.fail("versions", f"{spec!r} is not a PEP 440 specifier")
+            spec = r.specifier("versions")
             return ArchFloor(
                 framework=name,
                 versions=spec,
@@ -521,22 +527,8 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
         versions = r.strings("versions", required=True)
         for v in versions:
             _check_version(r, "versions", v)
-        spec = r.string("tensorflow", required=False)
-        if spec is not None:
-            from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-            try:
-                SpecifierSet(spec)
-            except InvalidSpecifier:
-                r.fail("tensorflow", f"{spec!r} is not a PEP 440 specifier")
-        requires_python = r.string("requires_python", required=False)
-        if requires_python is not None:
-            from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-            try:
-                SpecifierSet(requires_python)
-            except InvalidSpecifier:
-                r.fail("requires_python", f"{requires_python!r} is not a PEP 440 specifier")
+        spec = r.specifier("tensorflow", required=False)
+        requires_python = r.specifier("requires_python", required=False)
         return KerasRelease(
             versions=versions,
             tensorflow=spec,
@@ -550,13 +542,7 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
         tensorflow = r.strings("tensorflow", required=True)
         for v in tensorflow:
             _check_version(r, "tensorflow", v)
-        keras = r.string("keras")
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-        try:
-            SpecifierSet(keras)
-        except InvalidSpecifier:
-            r.fail("keras", f"{keras!r} is not a PEP 440 specifier")
+        keras = r.specifier("keras")
         return KerasPin(tensorflow=tensorflow, keras=keras, origin=r.origin())
 
     _unknown_tables(doc, file, text, ("release", "tensorflow_pin"))

@@ -460,3 +460,20 @@ def test_an_arch_floor_the_builds_respect_loads(tmp_path: Path) -> None:
     assert floor is not None and str(floor.compute_capability) == "3.5"
     assert matrix.arch_floor("torch", "1.13.1") is None
     assert matrix.arch_floor("tensorflow", "2.5.1") is None
+
+
+def test_a_specifier_that_is_not_pep_440_names_its_field(tmp_path: Path) -> None:
+    files = consistent(tmp_path)
+    err = load(tmp_path, torch=files["torch"] + _FLOOR.format(versions="2.0+", cc="3.5"))
+    assert "field 'versions'" in one_line(err)
+    assert "'2.0+' is not a PEP 440 specifier" in one_line(err)
+    pin = """
+[[tensorflow_pin]]
+tensorflow = ["2.15.1"]
+keras = "2.15 or newer"
+source = "https://pypi.org/project/tensorflow/2.15.1/"
+verified = true
+"""
+    err = load(tmp_path, torch=files["torch"], keras=HEADER + pin)
+    assert (Path(err.path or "").name, err.line) == ("keras.toml", 4)
+    assert "'2.15 or newer' is not a PEP 440 specifier" in one_line(err)
