@@ -495,8 +495,8 @@ def _ptxas(
         for label, cc in ccs:
             if cc not in row.compute_capabilities:
                 cause.because(
-                    f"the CUDA {cuda} toolkit{where} predates {label} "
-                    f"(sm_{cc.major}{cc.minor}); its compiler cannot build for it",
+                    f"the CUDA {cuda} toolkit{where} predates {label}; its compiler "
+                    "cannot build for it",
                     "Install a newer CUDA toolkit (or the nvidia-cuda-nvcc wheel of your "
                     "framework's CUDA) and put its bin directory first on PATH.",
                 )

@@ -800,3 +800,17 @@ def test_driver_too_old_with_a_known_build_is_the_doctors_call(mini_matrix: Matr
     m = only(explain(text, s, mini_matrix), "torch-driver-too-old")
     assert m.root_cause is not None
     assert "made for a newer CUDA" not in m.root_cause
+
+
+def test_nvcc_older_than_the_gpu_names_the_toolkit() -> None:
+    """facebookresearch/3detr#59's situation: an RTX 4090 and a CUDA 11.5 nvcc."""
+    s = snap(
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090"}],
+        cuda_toolkits=[{"version": "11.5.119", "path": "/usr/local/cuda-11.5", "source": "nvcc"}],
+    )
+    text = "nvcc fatal   : Unsupported gpu architecture 'compute_89'"
+    m = only(explain(text, s, load_matrix()), "ptxas-unknown-gpu-arch")
+    assert m.root_cause == (
+        "the CUDA 11.5 toolkit at /usr/local/cuda-11.5 predates GPU 0 NVIDIA GeForce RTX 4090 "
+        "(sm_89); its compiler cannot build for it"
+    )
