@@ -8,7 +8,7 @@ the cross-checks between the specs given together.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck import names
@@ -72,11 +72,23 @@ class Option:
     reasons: tuple[Reason, ...]
     build: Optional[Build] = field(default=None, compare=False, repr=False)
     """The framework build judged (None for cuDNN/CUDA/Keras rows); not in the JSON."""
+    confirmed: bool = True
+    """False when nothing rules the build out but a fact of the target it depends on
+    cannot be judged (the judge's "cannot tell": e.g. its compiled architectures are
+    not in the matrix while the GPU is given)."""
+
+    @property
+    def status(self) -> str:
+        """works, fails, or unknown (not ruled out, not confirmed)."""
+        if not self.works:
+            return "fails"
+        return "works" if self.confirmed else "unknown"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "label": self.label,
             "works": self.works,
+            "status": self.status,
             "reasons": [r.to_json() for r in self.reasons],
         }
 
@@ -92,25 +104,30 @@ class SpecResult:
 
     @property
     def status(self) -> str:
-        """works, fails, or depends (it works on some of the platforms the
-        target leaves open; see the options)."""
+        """works, fails, unknown (nothing known rules it out, but no option is
+        confirmed), or depends (it works on some of the platforms the target
+        leaves open; see the options)."""
         if any(r.level == ERROR for r in self.reasons) or not self.options:
             return "fails"
         # The variant (an index, a cuDNN download) is the user's choice: one that
         # works is enough. The platform is a fact of the machine: when the target
         # leaves it open, each platform the builds cover must have one that works.
-        groups: dict[str, bool] = {}
+        rank = {"fails": 0, "unknown": 1, "works": 2}
+        groups: dict[str, int] = {}
         for o in self.options:
             keys = (o.build.platforms if self.platform_open and o.build else ()) or ("",)
             for key in keys:
-                groups[key] = groups.get(key, False) or o.works
-        if all(groups.values()):
+                groups[key] = max(groups.get(key, 0), rank[o.status])
+        if all(g == 2 for g in groups.values()):
             return "works"
+        if all(g >= 1 for g in groups.values()):
+            return "unknown"
         return "depends" if any(groups.values()) else "fails"
 
     @property
     def works(self) -> bool:
-        return self.status == "works"
+        """Not found to fail: ``works``, or ``unknown`` (exit status 0)."""
+        return self.status in ("works", "unknown")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,12 +150,18 @@ class WhyResult:
     def works(self) -> bool:
         return all(r.works for r in self.results)
 
+    @property
+    def confirmed(self) -> bool:
+        """Every spec works, none only "cannot tell"."""
+        return all(r.status == "works" for r in self.results)
+
     def to_json(self) -> dict[str, Any]:
         t = self.target
         return {
             "schema": "envcheck.matrix-why/1",
             "matrix": self.matrix_version,
             "works": self.works,
+            "confirmed": self.confirmed,
             "target": {
                 "os": t.os,
                 "arch": t.arch,
@@ -212,7 +235,6 @@ def _option_label(build: Build, version: str) -> str:
 def _framework_options(
     spec: Spec, target: Target, matrix: Matrix
 ) -> tuple[list[Option], list[Reason]]:
-    from dataclasses import replace
 
     from envcheck.compat import judge as J
     from envcheck.compat.candidate import from_build
@@ -293,7 +315,8 @@ def _framework_options(
         label = _option_label(build, version)
         if labels.count(label) > 1 and build.platforms:
             label += f" for {', '.join(build.platforms)}"
-        options.append(Option(label, not blocked, tuple(reasons), build))
+        confirmed = verdict.status is not J.Status.UNKNOWN
+        options.append(Option(label, not blocked, tuple(reasons), build, confirmed))
     return options, []
 
 
@@ -509,7 +532,7 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
             if build is not None and build.cuda is not None:
                 build_reasons += _cross_reasons(build, cuda, cudnn)
             works = option.works and not any(r.level == ERROR for r in build_reasons)
-            options.append(Option(option.label, works, tuple(build_reasons), build))
+            options.append(replace(option, works=works, reasons=tuple(build_reasons)))
         out.append(SpecResult(spec, tuple(options), result.reasons, result.platform_open))
     return out
 
@@ -600,7 +623,6 @@ def explain_specs(
 
     ``variant`` applies to framework specs that do not name one (``+cu124``).
     """
-    from dataclasses import replace
 
     from envcheck.model.versions import parse_cuda_version
 
@@ -627,6 +649,13 @@ def explain_specs(
     return WhyResult(target, tuple(_cross(specs, matrix, results)), matrix.version)
 
 
+_OPTION_VERDICT = {
+    "works": ("+", "works"),
+    "unknown": ("?", "cannot tell"),
+    "fails": ("-", "does not work"),
+}
+
+
 def render_why(result: WhyResult) -> str:
     """Plain text: one verdict per spec, each option and its reasons; sources
     are numbered once and listed at the end."""
@@ -647,18 +676,25 @@ def render_why(result: WhyResult) -> str:
                 f"{r.spec.text}: depends on the platform: only {good} works "
                 "(give --os/--arch to decide)"
             )
+        elif r.status == "unknown":
+            lines.append(
+                f"{r.spec.text}: cannot tell: nothing known rules it out, but a fact it "
+                "depends on is not in the matrix (see the warnings)"
+            )
         else:
             lines.append(f"{r.spec.text}: {'works' if r.works else 'does NOT work'}")
         for reason in r.reasons:
             lines.append(f"  {marks[reason.level]} {reason.message}{refs(reason)}")
         for o in r.options:
-            verdict = "works" if o.works else "does not work"
-            lines.append(f"  {'+' if o.works else '-'} {o.label}: {verdict}")
+            mark, verdict = _OPTION_VERDICT[o.status]
+            lines.append(f"  {mark} {o.label}: {verdict}")
             for reason in o.reasons:
                 lines.append(f"      {marks[reason.level]} {reason.message}{refs(reason)}")
         lines.append("")
-    if result.works:
+    if result.confirmed:
         verdict = "works"
+    elif result.works:
+        verdict = "is not ruled out, but envcheck cannot confirm it works here"
     elif any(r.status == "depends" for r in result.results) and not any(
         r.status == "fails" for r in result.results
     ):

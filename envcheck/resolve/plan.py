@@ -517,6 +517,9 @@ def plan(
         picks.append(_pick(req.framework, c, caveats))
         warnings.extend(f"{c.build.package} {c.version}: {note}" for note in caveats)
         decisions.append(_pick_decision(req, c, runnable[req.framework]))
+        unconfirmed = _newer_unconfirmed(c, runnable[req.framework])
+        if unconfirmed:
+            warnings.append(unconfirmed)
         if req.framework == "torch":
             picks.extend(_companion_picks(c, ctx, decisions))
 
@@ -711,6 +714,29 @@ def _pick_decision(req: _Request, c: _Candidate, ok: Sequence[_Candidate]) -> De
         # tensorflow==1.14 -> tensorflow-gpu, paddlepaddle -> paddlepaddle-gpu: say so.
         text += f"; this build is the {b.package} distribution, not {req.name}"
     return Decision(req.framework, text, (b.origin.cite(),))
+
+
+def _newer_unconfirmed(c: _Candidate, ok: Sequence[_Candidate]) -> Optional[str]:
+    """When the pick runs but a newer release the judge cannot tell about was
+    passed over (its compiled architectures unknown for the GPU), say which and why,
+    so the user can ask for it."""
+    from envcheck.matrix import _version_key as key
+
+    if c.verdict.status is not J.Status.RUNS:
+        return None
+    newer = [
+        o for o in ok if o.verdict.status is J.Status.UNKNOWN and key(o.version) > key(c.version)
+    ]
+    if not newer:
+        return None
+    top = max(newer, key=lambda o: key(o.version))
+    why = next((r.message for r in top.verdict.reasons if r.level is J.Level.UNKNOWN), None)
+    text = (
+        f"{top.build.package} {top.version} is newer than {c.version} but not confirmed to run here"
+    )
+    if why:
+        text += f": {why}"
+    return text + f"; ask for {top.build.package}=={top.version} to take it anyway"
 
 
 # -- keras -----------------------------------------------------------------------

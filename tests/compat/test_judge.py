@@ -233,3 +233,41 @@ def test_why_plan_check_and_doctor_agree_over_the_grid(matrix: Any) -> None:
         if len(set(answers.values())) > 1:
             disagreements.append(f"{pin} on {target.describe()}: {answers}")
     assert not disagreements, "\n".join(disagreements[:20])
+
+
+def test_why_says_cannot_tell_where_the_judge_cannot(matrix: Any) -> None:
+    """A build whose compiled architectures are unknown, on a given GPU: the judge
+    says unknown, and `matrix why` says "cannot tell" (exit 0: nothing rules it
+    out), not "works"."""
+    from envcheck.why import render_why
+
+    base = next(
+        b
+        for b in matrix.framework_builds("paddle")
+        if "2.6.2" in b.versions and b.pypi_default and b.archs
+    )
+    newer = replace(base, versions=("9.9.0",), archs=None, ptx=None)
+    builds = dict(matrix.builds)
+    builds["paddle"] = (*builds["paddle"], newer)
+    unknown = replace(matrix, builds=builds)
+    target = flags(unknown, driver="580.65.06", gpus=["A100"], python="3.12", os_name="linux")
+
+    verdict = J.judge(from_build(newer, "9.9.0"), target, unknown)
+    assert verdict.status is J.Status.UNKNOWN
+    result = explain_specs(("paddlepaddle-gpu==9.9.0",), target, unknown)
+    (spec,) = result.results
+    assert [o.status for o in spec.options] == ["unknown"]
+    assert spec.status == "unknown"
+    assert result.works and not result.confirmed
+    doc = result.to_json()
+    assert (doc["works"], doc["confirmed"]) == (True, False)
+    assert doc["results"][0]["options"][0]["status"] == "unknown"
+    text = render_why(result)
+    assert "paddlepaddle-gpu==9.9.0: cannot tell" in text
+    assert "? paddlepaddle-gpu 9.9.0" in text
+    assert "cannot confirm it works here" in text
+
+    # Without the GPU nothing is open: the same build works.
+    plain = flags(unknown, driver="580.65.06", python="3.12", os_name="linux")
+    result = explain_specs(("paddlepaddle-gpu==9.9.0",), plain, unknown)
+    assert result.confirmed and result.results[0].status == "works"

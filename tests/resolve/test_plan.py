@@ -561,3 +561,40 @@ def test_withdrawn_releases_are_never_planned(matrix: Any) -> None:
     result = plan(("onnxruntime-gpu<1.11",), machine("470.57.02", T4), matrix)
     assert result.unsatisfiable is not None
     assert "(1.0.0 to 1.10.0) is gone from the index" in result.unsatisfiable.message
+
+
+def _with_unconfirmed_release(matrix: Any) -> Any:
+    """The shipped matrix plus paddlepaddle-gpu 9.9.0: a copy of the 2.6.2 PyPI
+    build whose compiled architectures are not known (as for a release read from
+    an install page but never from its wheels)."""
+    from dataclasses import replace
+
+    base = next(
+        b
+        for b in matrix.framework_builds("paddle")
+        if "2.6.2" in b.versions and b.pypi_default and b.archs
+    )
+    newer = replace(base, versions=("9.9.0",), archs=None, ptx=None, pypi_default=False)
+    builds = dict(matrix.builds)
+    builds["paddle"] = (*builds["paddle"], newer)
+    return replace(matrix, builds=builds)
+
+
+def test_a_newer_release_the_judge_cannot_tell_about_is_named_not_picked(matrix: Any) -> None:
+    unknown = _with_unconfirmed_release(matrix)
+    a100 = machine("580.65.06", "8.0", python="3.12")
+    result = plan(("paddlepaddle-gpu",), a100, unknown)
+    assert result.unsatisfiable is None
+    (pick,) = result.picks
+    assert pick.version != "9.9.0"  # a build known to have sm_80 kernels wins
+    (warning,) = [w for w in result.warnings if "9.9.0" in w]
+    assert f"9.9.0 is newer than {pick.version} but not confirmed to run here" in warning
+    assert "has kernels for sm_80 is not known" in warning
+    assert "ask for paddlepaddle-gpu==9.9.0" in warning
+    # Asked for by version, it is planned (with the open question as a warning).
+    pinned = plan(("paddlepaddle-gpu==9.9.0",), a100, unknown)
+    assert [p.version for p in pinned.picks] == ["9.9.0"]
+    # Without a GPU to judge, nothing is open and nothing is said.
+    no_gpu = plan(("paddlepaddle-gpu",), machine("580.65.06", None, python="3.12"), unknown)
+    assert [p.version for p in no_gpu.picks] == ["9.9.0"]
+    assert not any("not confirmed" in w for w in no_gpu.warnings)
