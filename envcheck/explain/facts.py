@@ -78,6 +78,11 @@ _TORCH_CUDNN = re.compile(
     r"(?:found runtime version|linked against) \((\d{1,2}), (\d{1,2}), (\d{1,3})\)"
     r"|PyTorch was compiled\s+against (\d{4,5}) but linked against (\d{4,5})"
 )
+# PaddlePaddle's start-up check (major.minor only).
+_PADDLE_CUDNN = re.compile(
+    r"The installed Paddle is compiled with CUDNN (\d{1,2}\.\d{1,2}), but CUDNN version in "
+    r"your machine is (\d{1,2}\.\d{1,2})"
+)
 # Which framework printed it: JAX builds XLA as external/xla (older jaxlib as
 # external/org_tensorflow); TensorFlow's own paths are tensorflow/... and, from 2.15,
 # external/local_xla. A bare "cuda_dnn.cc:456]" says neither.
@@ -134,7 +139,8 @@ class MessageFacts:
     cudnn_compiled: Optional[str] = None
     """The cuDNN version its framework was compiled with (``8.1.0``)."""
     cudnn_framework: Optional[str] = None
-    """``jax`` or ``tensorflow`` when the message names which one printed it."""
+    """``jax``, ``tensorflow``, ``torch`` or ``paddle`` when the message says which
+    framework printed it."""
     cudnn_unloadable: tuple[str, ...] = ()
     """cuDNN majors (``8``) whose library the failing process could not open."""
     cuda_unloadable: tuple[tuple[str, str], ...] = ()
@@ -261,6 +267,10 @@ def extract(text: str) -> MessageFacts:
             elif t:
                 cudnn = (_cudnn_version(t.group(8)), _cudnn_version(t.group(7)))
                 cudnn_by = "torch"
+            pd = _PADDLE_CUDNN.search(line)
+            if pd:
+                cudnn = (pd.group(2), pd.group(1))
+                cudnn_by = "paddle"
         for u in _CUDNN_UNLOADABLE.finditer(line):
             if len(unloadable) < 4:
                 unloadable[next(g for g in u.groups() if g)] = None
@@ -388,14 +398,16 @@ def _with_cudnn(
     printed it: the one the message names, else the installed TensorFlow or JAX (when
     only one is), else TensorFlow (the message is its stream executor's, which JAX's
     XLA shares), of unknown version."""
-    judged = ("tensorflow", "jax", "torch") if named == "torch" else ("tensorflow", "jax")
+    judged = ("tensorflow", "jax", named) if named in ("torch", "paddle") else ("tensorflow", "jax")
     users = [f for f in frameworks if f.name in judged and not f.cpu_only]
     chosen = next((f for f in users if f.name == named), None)
     if chosen is None and named is None and len(users) == 1:
         chosen = users[0]
     if chosen is None:
         # TensorFlow and JAX judge cuDNN alike; the label does not pretend to know which.
-        package = named or "the framework"
+        from envcheck.names import GPU_PACKAGE
+
+        package = GPU_PACKAGE.get(named, named) if named else "the framework"
         added = Framework(
             name=named or "tensorflow", package=package, cpu_only=False, cudnn_version=compiled
         )

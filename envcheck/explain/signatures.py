@@ -178,13 +178,14 @@ SIGNATURES: tuple[Signature, ...] = (
         id="libcuda-missing",
         regex=r"(?P<lib>lib(?:cuda|nvidia-ml)\.so(?:\.1)?): cannot open shared object file"
         r"|Could not load dynamic library '(?P<lib2>libcuda\.so\.1)'"
-        r"|Could not find cuda drivers on your machine",
+        r"|Could not find cuda drivers on your machine"
+        r"|Could not find '(?P<lib3>nvcuda\.dll)'",
         frameworks=ALL_FRAMEWORKS,
         category=Category.NO_DRIVER,
         title="The driver's user-space library (libcuda / libnvidia-ml) cannot be found",
-        cause="libcuda.so.1 comes with the NVIDIA driver, not with CUDA or pip wheels. It is "
-        "missing when no driver is installed, when a container runs without the NVIDIA "
-        "runtime, or on WSL2 when /usr/lib/wsl/lib is not on the loader path.",
+        cause="libcuda.so.1 (nvcuda.dll on Windows) comes with the NVIDIA driver, not with CUDA "
+        "or pip wheels. It is missing when no driver is installed, when a container runs "
+        "without the NVIDIA runtime, or on WSL2 when /usr/lib/wsl/lib is not on the loader path.",
         fix="Install the NVIDIA driver (on WSL2: the Windows driver only) and make sure the "
         "container is started with `--gpus all`; on WSL2 check that /usr/lib/wsl/lib holds "
         "libcuda.so.1 and run `sudo ldconfig`.",
@@ -434,8 +435,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="onnxruntime-cuda-provider-load-failed",
         regex=r"Failed to load library (?:\S*/)?libonnxruntime_providers_(?:cuda|tensorrt)\.so "
-        r"with error: (?P<lib>[\w.+-]+\.so(?:\.[\d.]+)?)"
-        r"|onnxruntime_providers_cuda\.dll.*(?:LoadLibrary failed|error 126)",
+        r"with error: (?P<lib>[\w.+-]+\.so(?:\.[\d.]+)?)",
         frameworks=("onnxruntime",),
         category=Category.CUDA_RUNTIME_MISSING,
         title="onnxruntime-gpu cannot load its CUDA provider: a CUDA/cuDNN library is missing",
@@ -461,6 +461,25 @@ SIGNATURES: tuple[Signature, ...] = (
         "cuDNN majors your onnxruntime-gpu version requires.",
         source="https://github.com/PaddlePaddle/PaddleNLP/issues/8195",
         analysis=CUDA_LIB,
+    ),
+    Signature(
+        id="onnxruntime-cuda-provider-dll-dependency",
+        regex=r"(?i:LoadLibrary failed with error 126)[^\n]{0,400}?onnxruntime_providers_cuda\.dll"
+        r"|onnxruntime_providers_cuda\.dll[^\n]{0,400}?(?i:LoadLibrary failed|error 126)",
+        frameworks=("onnxruntime",),
+        category=Category.CUDNN_MISMATCH,
+        title="onnxruntime-gpu's CUDA provider DLL cannot load a cuDNN or CUDA DLL it needs",
+        cause="Error 126 means a DLL the provider depends on is missing from the DLL search "
+        "path. onnxruntime-gpu does not bundle cuDNN or CUDA: each release needs one cuDNN major "
+        "and one CUDA major. cuDNN is the usual culprit on Windows: it is not added to PATH by "
+        "an installer, and a cuDNN of the other major (or torch's bundled copy of it, loaded "
+        "first) does not satisfy it.",
+        fix="Install the cuDNN major your onnxruntime-gpu release needs (`envcheck matrix show "
+        "onnxruntime`) and add its bin directory to PATH, or install the nvidia-cudnn-cu12 "
+        "wheel of that major and `import torch` (of a build with the same cuDNN major) before "
+        "onnxruntime.",
+        source="https://github.com/microsoft/onnxruntime/issues/11826",
+        supersedes=("onnxruntime-cuda-provider-create-failed",),
     ),
     Signature(
         id="cupy-nvrtc-missing",
@@ -495,7 +514,7 @@ SIGNATURES: tuple[Signature, ...] = (
         id="tf-dlopen-cuda-library",
         regex=r"Could not load dynamic library '(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|"
         r"curand|cusolver|cusparse|nvinfer|nvinfer_plugin|nvrtc)\w*\.so(?:\.[\d.]+)?)'"
-        r"|Could not load dynamic library '(?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|"
+        r"|Could not (?:load dynamic library|find) '(?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|"
         r"cusolver|cusparse|nvrtc)64_\d+(?:_\d+)?\.dll)'",
         frameworks=("tensorflow",),
         category=Category.CUDA_RUNTIME_MISSING,
@@ -504,7 +523,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "system by exact soname; the installed toolkit is missing or of another version.",
         fix="On Linux install `tensorflow[and-cuda]` (TF >= 2.14) so pip brings the right "
         "CUDA; for older TF install exactly the CUDA version it was tested with and add "
-        "its lib64 to LD_LIBRARY_PATH.",
+        "its lib64 to LD_LIBRARY_PATH (on Windows its bin directory to PATH).",
         source="https://github.com/tensorflow/tensorflow/issues/60854",
         analysis=CUDA_LIB,
     ),
@@ -584,6 +603,24 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/open-mmlab/mmdetection3d/issues/2132",
         analysis=CUDNN,
         supersedes=("cudnn-shared-library-missing",),
+    ),
+    Signature(
+        id="cudnn-loader-cuda-library-missing",
+        regex=r"Could not load library (?P<lib>lib(?:cublasLt|cublas|nvrtc)\.so\.(?P<major>\d+))\. "
+        r"Error: (?:lib(?:cublasLt|cublas|nvrtc)\.so\.\d+): cannot open shared object file",
+        frameworks=ALL_FRAMEWORKS,
+        category=Category.CUDNN_MISMATCH,
+        title="cuDNN was built for another CUDA major than the one installed",
+        cause="This is cuDNN's own loader: the cuDNN on the loader path is the build for "
+        "CUDA N (the .so number of the library it asks for), and CUDA N's cuBLAS/NVRTC is "
+        "not there. cuDNN 8 and 9 ship one build per CUDA major; the one installed does not "
+        "match the CUDA the framework uses.",
+        fix="Install the cuDNN build for the CUDA major your framework uses (e.g. "
+        "nvidia-cudnn-cu11 for a CUDA 11 build, or the libcudnn package built 'cuda11'), or "
+        "install CUDA N's libraries if the framework itself is a CUDA N build.",
+        source="https://github.com/tensorflow/tensorflow/issues/61326",
+        analysis=CUDNN,
+        supersedes=("cuda-shared-library-missing",),
     ),
     Signature(
         id="cudnn-shared-library-missing",
@@ -810,7 +847,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="torch-extension-cuda-mismatch",
         regex=r"The detected CUDA version \([\d.]{1,10}\) mismatches the version that was "
-        r"used to compile",
+        r"used to compile"
+        r"|Installed CUDA version [\d.]{1,10} does not match the version torch was compiled with"
+        r"|Cuda extensions are being compiled with a version of Cuda that does not match",
         frameworks=("torch",),
         category=Category.LIB_PATH_CONFLICT,
         title="The CUDA toolkit found for building an extension is not PyTorch's CUDA",
@@ -851,7 +890,8 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="cuda-home-not-set",
-        regex=r"CUDA_HOME environment variable is not set",
+        regex=r"CUDA_HOME environment variable is not set"
+        r"|CUDA_HOME does not exist, unable to compile CUDA op",
         frameworks=("torch",),
         category=Category.CUDA_RUNTIME_MISSING,
         title="No CUDA toolkit (nvcc) was found to build a CUDA extension",
@@ -1062,6 +1102,78 @@ SIGNATURES: tuple[Signature, ...] = (
         "NCCL_SHM_DISABLE=1 at some speed cost.",
         source="https://github.com/NVIDIA/nccl/issues/342",
         supersedes=("nccl-unhandled-system-error",),
+    ),
+    Signature(
+        id="paddle-cudnn-version-mismatch",
+        regex=r"The installed Paddle is compiled with CUDNN (?P<compiled>\d{1,2}\.\d{1,2}), but "
+        r"CUDNN version in your machine is (?P<loaded>\d{1,2}\.\d{1,2})",
+        frameworks=("paddle",),
+        category=Category.CUDNN_MISMATCH,
+        title="PaddlePaddle loaded an older cuDNN than the one it was built with",
+        cause="paddlepaddle-gpu loads cuDNN from the system and compares its version with the "
+        "one the wheel was compiled with; the copy found first on the loader path is older "
+        "(often another copy: a conda environment's, the CUDA toolkit directory's, or the "
+        "version an older install page named). Operators then fail with CUDNN_STATUS_* errors.",
+        fix="Install the cuDNN version named after 'compiled with' (`python -c \"import paddle; "
+        'print(paddle.version.cudnn())"`) and put its directory first on LD_LIBRARY_PATH '
+        "(PATH on Windows), or remove the older copy.",
+        source="https://github.com/PaddlePaddle/Paddle/issues/24327",
+        analysis=CUDNN,
+    ),
+    Signature(
+        id="cupy-nvrtc-unknown-arch",
+        regex=r"nvrtc: error: invalid value for --gpu-architecture",
+        frameworks=("cupy",),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The CUDA version CuPy compiles with does not support this GPU's architecture",
+        cause="CuPy compiles its kernels at run time with NVRTC for the GPU's compute_XX. That "
+        "CUDA's NVRTC does not accept it: the GPU is newer than the CUDA release, or older than "
+        "the oldest architecture that CUDA release still supports (`envcheck matrix show "
+        "cuda_arch`), or the CuPy release is older than the GPU.",
+        fix="Use a CUDA release and CuPy package (cupy-cudaXXx) that support the GPU's compute "
+        "capability (`envcheck matrix why cupy-cuda12x==<version> --gpu <name>`).",
+        source="https://github.com/cupy/cupy/issues/973",
+        analysis=ARCH,
+    ),
+    Signature(
+        id="flash-attn-ampere-only",
+        regex=r"FlashAttention only supports Ampere GPUs or newer",
+        frameworks=("torch",),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="FlashAttention 2 has no kernels for this GPU (it needs Ampere, sm_80, or newer)",
+        cause="flash-attn 2.x is compiled for compute capability 8.0 and newer only; Turing "
+        "(T4, RTX 20xx, Quadro RTX), Volta (V100) and older GPUs are refused, even when a "
+        "model merely asks for attn_implementation='flash_attention_2'.",
+        fix="Turn FlashAttention off for this GPU (attn_implementation='sdpa' or 'eager', or "
+        "the program's use_flash_attn option), or run on an Ampere or newer GPU.",
+        source="https://github.com/Dao-AILab/flash-attention/issues/762",
+    ),
+    Signature(
+        id="xformers-without-cuda",
+        regex=r"xFormers wasn't build with CUDA support",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="xformers cannot use its CUDA kernels: it was built for another torch",
+        cause="Each xformers wheel is built against one torch release and CUDA variant; with "
+        "another torch installed (pip upgraded torch, or the cuXXX variants differ) its C++/"
+        "CUDA extension does not load and every attention operator reports no CUDA support.",
+        fix="Install the xformers release built for the installed torch from the same index "
+        "(`pip install -U xformers --index-url https://download.pytorch.org/whl/cu126` for a "
+        "cu126 torch), or uninstall xformers where the program does not need it.",
+        source="https://github.com/kijai/ComfyUI-DepthAnythingV2/issues/27",
+    ),
+    Signature(
+        id="bitsandbytes-windows-unsupported",
+        regex=r"argument of type 'WindowsPath' is not iterable",
+        frameworks=("torch",),
+        category=Category.PLATFORM_UNSUPPORTED,
+        title="This bitsandbytes release has no Windows CUDA build",
+        cause="bitsandbytes before 0.43 shipped Linux libraries only (.so); on Windows its CUDA "
+        "setup finds no libcudart.so, falls back to the CPU library and then fails on a "
+        "Windows path. The 'compiled without GPU support' warning comes from the same setup.",
+        fix="Install bitsandbytes 0.43.0 or newer, which has official Windows wheels "
+        "(`pip install -U bitsandbytes`), and remove community Windows forks.",
+        source="https://github.com/bitsandbytes-foundation/bitsandbytes/issues/32",
     ),
     Signature(
         id="cudnn-zlib-missing",

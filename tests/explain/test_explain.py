@@ -430,6 +430,32 @@ def test_cudnn_loaded_older_names_the_framework_the_message_names(
         assert f"needs exactly the cuDNN {compiled}" in m.root_cause
 
 
+def test_paddle_cudnn_check_is_judged_on_paddle(mini_matrix: Matrix) -> None:
+    from envcheck.explain.facts import extract
+
+    # PaddlePaddle/PaddleDetection#3331: Paddle's own start-up check, major.minor only.
+    text = (
+        "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed "
+        "Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may "
+        "cause serious incompatible bug."
+    )
+    facts = extract(text)
+    assert (facts.cudnn_loaded, facts.cudnn_compiled, facts.cudnn_framework) == (
+        "7.4",
+        "7.6",
+        "paddle",
+    )
+    m = only(explain(text, None, mini_matrix), "paddle-cudnn-version-mismatch")
+    assert m.root_cause == (
+        "paddlepaddle-gpu (version unknown) was built with cuDNN 7.6, but the process loaded "
+        "the older cuDNN 7.4"
+    )
+    # An installed paddlepaddle-gpu carries the message's cuDNN, not a second framework.
+    s = snap(frameworks=[{"name": "paddle", "package": "paddlepaddle-gpu", "version": "2.1.0"}])
+    m = only(explain(text, s, mini_matrix), "paddle-cudnn-version-mismatch")
+    assert m.root_cause is not None and m.root_cause.startswith("paddlepaddle-gpu 2.1.0")
+
+
 def test_tf1_compared_cudnn_major_and_minor_exactly(mini_matrix: Matrix) -> None:
     from envcheck.explain.facts import extract
 

@@ -13,6 +13,71 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "onnxruntime-cuda-provider-dll-dependency": (
+        # microsoft/onnxruntime#20589 (C# NuGet) and #14837 (C API)
+        (
+            '[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 "" when trying to '
+            'load "D:\\Projects\\Yolov8.Net\\bin\\Debug\\net6.0-windows\\runtimes\\win-x64'
+            "\\native\\onnxruntime_providers_cuda.dll"
+        ),
+        (
+            "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed "
+            'with error 126 "" when trying to load "E:\\x\\build\\examples\\Release\\'
+            'onnxruntime_providers_cuda.dll"'
+        ),
+    ),
+    "paddle-cudnn-version-mismatch": (
+        # PaddlePaddle/PaddleDetection#3331, PaddlePaddle/PARL#1024
+        (
+            "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed "
+            "Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may "
+            "cause serious incompatible bug. Please recompile or reinstall Paddle with compatible "
+            "CUDNN version."
+        ),
+        (
+            "W1215 22:57:15.662986 24484 gpu_resources.cc:217] WARNING: device: . The installed "
+            "Paddle is compiled with CUDNN 8.4, but CUDNN version in your machine is 8.3, which may "
+            "cause serious incompatible bug."
+        ),
+    ),
+    "cupy-nvrtc-unknown-arch": (
+        # cupy/cupy#973 and #1651
+        (
+            "cupy.cuda.compiler.CompileException: nvrtc: error: invalid value for "
+            "--gpu-architecture (-arch)"
+        ),
+        "NVRTC compilation error: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+    ),
+    "flash-attn-ampere-only": (
+        # vllm-project/vllm#8189, Dao-AILab/flash-attention#1540
+        (
+            "ERROR 01-11 13:09:40 engine.py:366] RuntimeError: Error in model execution (input "
+            "dumped to /tmp/err_execute_model_input_20250111-130939.pkl): FlashAttention only "
+            "supports Ampere GPUs or newer."
+        ),
+        "!!! Exception during processing !!! FlashAttention only supports Ampere GPUs or newer.",
+    ),
+    "xformers-without-cuda": (
+        # facebookresearch/xformers#800, cubiq/PuLID_ComfyUI#103
+        "Error: xFormers wasn't build with CUDA support",
+        "    xFormers wasn't build with CUDA support",
+    ),
+    "bitsandbytes-windows-unsupported": (
+        # bitsandbytes-foundation/bitsandbytes#32, tiankuan93/ComfyUI-V-Express#11
+        "TypeError: argument of type 'WindowsPath' is not iterable",
+        "!!! Exception during processing!!! argument of type 'WindowsPath' is not iterable",
+    ),
+    "cudnn-loader-cuda-library-missing": (
+        # sair-lab/AirSLAM#55, Oneflow-Inc/oneflow#7864
+        (
+            "Could not load library libcublasLt.so.12. Error: libcublasLt.so.12: cannot open "
+            "shared object file: No such file or directory"
+        ),
+        (
+            "Could not load library libcublasLt.so.11. Error: libcublasLt.so.11: cannot open "
+            "shared object file: No such file or directory"
+        ),
+    ),
     "cuda-driver-insufficient": (
         "ERROR: cudaGetDeviceCount CUDA driver version is insufficient for CUDA runtime version",
         (
@@ -117,6 +182,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your "
             "machine, GPU will not be used."
         ),
+        # TensorFlow 1.x's Windows self-check (simonsuthers/Speech-Separation#4)
+        (
+            "ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be "
+            "installed in a directory that is named in your %PATH% environment variable."
+        ),
     ),
     "cuda-no-device": (
         (
@@ -215,6 +285,17 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used "
             "to compile PyTorch (12.4). Please make sure to use the same CUDA versions."
         ),
+        # DeepSpeed's op builder, as quoted in bytedance/lightseq#158
+        (
+            "Exception: Installed CUDA version 9.0 does not match the version torch was compiled "
+            "with 10.1, unable to compile cuda/cpp extensions without a matching cuda version."
+        ),
+        # NVIDIA apex's setup.py (NVIDIA/apex#550)
+        (
+            "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not "
+            "match the version used to compile Pytorch binaries.  Pytorch binaries were compiled "
+            "with Cuda 12.1."
+        ),
     ),
     "jax-jaxlib-version-mismatch": (
         (
@@ -230,6 +311,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "cuda-home-not-set": (
         "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+        # DeepSpeed's op builder (thinhlpg/vixtts-demo#12, enhuiz/vall-e#78)
+        (
+            "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, "
+            "unable to compile CUDA op(s)"
+        ),
+        "AssertionError: CUDA_HOME does not exist, unable to compile CUDA op(s)",
     ),
     "cupy-not-correctly-installed": ("ImportError: CuPy is not correctly installed.",),
     "torch-not-compiled-with-cuda": (
@@ -290,6 +377,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         (
             "Could not load dynamic library 'libcusolver.so.11'; dlerror: libnvJitLink.so.12: cannot "
             "open shared object file: No such file or directory"
+        ),
+        # TensorFlow 1.x's Windows self-check (deepfakes/faceswap-playground#136)
+        (
+            "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL be "
+            "installed in a directory that is named in your %PATH% environment variable."
         ),
     ),
     "tf-dlopen-cudnn": (
