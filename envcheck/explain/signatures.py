@@ -1121,17 +1121,19 @@ SIGNATURES: tuple[Signature, ...] = (
         analysis=CUDNN,
     ),
     Signature(
-        id="cupy-nvrtc-unknown-arch",
+        id="nvrtc-unknown-gpu-arch",
         regex=r"nvrtc: error: invalid value for --gpu-architecture",
-        frameworks=("cupy",),
+        frameworks=("cupy", "torch"),
         category=Category.GPU_ARCH_UNSUPPORTED,
-        title="The CUDA version CuPy compiles with does not support this GPU's architecture",
-        cause="CuPy compiles its kernels at run time with NVRTC for the GPU's compute_XX. That "
+        title="The CUDA version that compiles kernels at run time does not know this GPU",
+        cause="CuPy (and PyTorch's JIT fuser) compile kernels at run time with NVRTC for the "
+        "GPU's compute_XX. That "
         "CUDA's NVRTC does not accept it: the GPU is newer than the CUDA release, or older than "
         "the oldest architecture that CUDA release still supports (`envcheck matrix show "
         "cuda_arch`), or the CuPy release is older than the GPU.",
-        fix="Use a CUDA release and CuPy package (cupy-cudaXXx) that support the GPU's compute "
-        "capability (`envcheck matrix why cupy-cuda12x==<version> --gpu <name>`).",
+        fix="Use a CUDA release that supports the GPU's compute capability, with the package "
+        "built for it (a cupy-cudaXXx wheel, a torch cuXXX build; `envcheck plan cupy --gpu "
+        "<name>` picks one).",
         source="https://github.com/cupy/cupy/issues/973",
         analysis=ARCH,
     ),

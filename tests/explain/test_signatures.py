@@ -40,13 +40,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "cause serious incompatible bug."
         ),
     ),
-    "cupy-nvrtc-unknown-arch": (
+    "nvrtc-unknown-gpu-arch": (
         # cupy/cupy#973 and #1651
         (
             "cupy.cuda.compiler.CompileException: nvrtc: error: invalid value for "
             "--gpu-architecture (-arch)"
         ),
         "NVRTC compilation error: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+        # PyTorch's JIT fuser on an RTX 3090 with CUDA 11.0 (pytorch/pytorch#47658)
+        "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
     ),
     "flash-attn-ampere-only": (
         # vllm-project/vllm#8189, Dao-AILab/flash-attention#1540
