@@ -26,6 +26,8 @@ _CHIP_ARCH = {
     "GK": "Kepler",
     "GM": "Maxwell",
     "GP": "Pascal",
+    "TU": "Turing",
+    "GA": "Ampere",
 }
 _SEED = (
     Path(__file__).parents[1]
@@ -73,6 +75,9 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"GeForce GT 430", "GeForce GT 540M", "Quadro 1000M", "NVS 5400M"} <= names
     # GF106 (one observed anchor), and names sold with GF106 and GF108
     assert {"Quadro 2000", "GeForce GTX 460M", "GeForce GT 440", "GeForce GT 555M"} <= names
+    # names outside the GeForce/Quadro/NVS/Tesla prefixes: GRID and mining boards
+    assert {"GRID K520", "GRID K1", "GRID K2", "GRID K340", "GRID M30"} <= names
+    assert {"P102-100", "P104-100", "P106-100", "P106-090", "CMP 30HX", "CMP 90HX"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
@@ -154,6 +159,14 @@ def test_the_anchors_of_each_chip_agree(shipped: Matrix) -> None:
     }
     assert anchors["GF106"] == {
         "Quadro 2000 https://github.com/alicevision/Meshroom/issues/260": {"2.1"}
+    }
+    # GRID K520 (AWS g2): TensorFlow's logs and a deviceQuery paste, next to the
+    # GK104 rows read on NVIDIA's page
+    observed_k520 = {k: v for k, v in anchors["GK104"].items() if k.startswith("GRID K520 ")}
+    assert observed_k520 == {
+        "GRID K520 https://github.com/tensorflow/tensorflow/issues/29": {"3.0"},
+        "GRID K520 https://github.com/tensorflow/tensorflow/issues/112": {"3.0"},
+        "GRID K520 https://github.com/heterodb/pg-strom/issues/223": {"3.0"},
     }
     for chip, seen in anchors.items():
         assert seen, chip
