@@ -199,6 +199,23 @@ def test_plan_knows_a_kepler_notebook_gpu_by_name() -> None:
     assert result.exit_code == 1  # no torch wheel has code for sm_30 (torch.toml [[arch_floor]])
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("GRID K520", "has no kernels for GRID K520 (sm_30)"),
+        ("NVIDIA P106-100", "has kernels for P106-100 (sm_61)"),
+        ("CMP 70HX", "has kernels for CMP 70HX (sm_86)"),
+    ],
+)
+def test_matrix_why_knows_grid_and_mining_boards(name: str, said: str) -> None:
+    """Before these rows: "unknown GPU 'GRID K520'" (AWS g2), and the same for the
+    P10x and CMP mining boards."""
+    result = run_cli("matrix", "why", "torch==2.5.1", "--gpu", name)
+    out = result.stdout + result.stderr
+    assert "unknown GPU" not in out
+    assert said in out
+
+
 def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
     """GT 750M: pci.ids gives only GK107M; GK107's capability was read at 3.0 in
     copies of NVIDIA's page (Quadro K2000/K600, GeForce GTX 650)."""
@@ -215,6 +232,10 @@ def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
         ("GT 730M", {"GK107M": "3.0", "GK208M": "3.5"}),
         # GF117M and GK208M: GF117 has no anchor, so the name is in neither table.
         ("NVIDIA GeForce GT 720M", None),
+        # GF108, GK107 and GK208B: GK208B has no anchor (only the 920M is GK208B alone
+        # in pci.ids, and no citable capability printed for a 920M was found), and the
+        # GeForce 910M row NVIDIA's page gives 5.2 does not anchor it.
+        ("NVIDIA GeForce GT 730", None),
         # GF108M and GK107M (pci.ids); not the GT 640M row with a longer name.
         ("NVIDIA GeForce GT 640M LE", {"GF108M": "2.1", "GK107M": "3.0"}),
         # GF108, GK107 (the OEM board) and GK208
