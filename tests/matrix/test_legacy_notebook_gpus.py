@@ -26,6 +26,8 @@ _CHIP_ARCH = {
     "GK": "Kepler",
     "GM": "Maxwell",
     "GP": "Pascal",
+    "TU": "Turing",
+    "GA": "Ampere",
 }
 _SEED = (
     Path(__file__).parents[1]
@@ -73,6 +75,9 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     assert {"GeForce GT 430", "GeForce GT 540M", "Quadro 1000M", "NVS 5400M"} <= names
     # GF106 (one observed anchor), and names sold with GF106 and GF108
     assert {"Quadro 2000", "GeForce GTX 460M", "GeForce GT 440", "GeForce GT 555M"} <= names
+    # names outside the GeForce/Quadro/NVS/Tesla prefixes: GRID and mining boards
+    assert {"GRID K520", "GRID K1", "GRID K2", "GRID K340", "GRID M30"} <= names
+    assert {"P102-100", "P104-100", "P106-100", "P106-090", "CMP 30HX", "CMP 90HX"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
@@ -155,6 +160,14 @@ def test_the_anchors_of_each_chip_agree(shipped: Matrix) -> None:
     assert anchors["GF106"] == {
         "Quadro 2000 https://github.com/alicevision/Meshroom/issues/260": {"2.1"}
     }
+    # GRID K520 (AWS g2): TensorFlow's logs and a deviceQuery paste, next to the
+    # GK104 rows read on NVIDIA's page
+    observed_k520 = {k: v for k, v in anchors["GK104"].items() if k.startswith("GRID K520 ")}
+    assert observed_k520 == {
+        "GRID K520 https://github.com/tensorflow/tensorflow/issues/29": {"3.0"},
+        "GRID K520 https://github.com/tensorflow/tensorflow/issues/112": {"3.0"},
+        "GRID K520 https://github.com/heterodb/pg-strom/issues/223": {"3.0"},
+    }
     for chip, seen in anchors.items():
         assert seen, chip
         assert len(set().union(*seen.values())) == 1, (chip, seen)
@@ -186,6 +199,23 @@ def test_plan_knows_a_kepler_notebook_gpu_by_name() -> None:
     assert result.exit_code == 1  # no torch wheel has code for sm_30 (torch.toml [[arch_floor]])
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("GRID K520", "has no kernels for GRID K520 (sm_30)"),
+        ("NVIDIA P106-100", "has kernels for P106-100 (sm_61)"),
+        ("CMP 70HX", "has kernels for CMP 70HX (sm_86)"),
+    ],
+)
+def test_matrix_why_knows_grid_and_mining_boards(name: str, said: str) -> None:
+    """Before these rows: "unknown GPU 'GRID K520'" (AWS g2), and the same for the
+    P10x and CMP mining boards."""
+    result = run_cli("matrix", "why", "torch==2.5.1", "--gpu", name)
+    out = result.stdout + result.stderr
+    assert "unknown GPU" not in out
+    assert said in out
+
+
 def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
     """GT 750M: pci.ids gives only GK107M; GK107's capability was read at 3.0 in
     copies of NVIDIA's page (Quadro K2000/K600, GeForce GTX 650)."""
@@ -202,6 +232,10 @@ def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
         ("GT 730M", {"GK107M": "3.0", "GK208M": "3.5"}),
         # GF117M and GK208M: GF117 has no anchor, so the name is in neither table.
         ("NVIDIA GeForce GT 720M", None),
+        # GF108, GK107 and GK208B: GK208B has no anchor (only the 920M is GK208B alone
+        # in pci.ids, and no citable capability printed for a 920M was found), and the
+        # GeForce 910M row NVIDIA's page gives 5.2 does not anchor it.
+        ("NVIDIA GeForce GT 730", None),
         # GF108M and GK107M (pci.ids); not the GT 640M row with a longer name.
         ("NVIDIA GeForce GT 640M LE", {"GF108M": "2.1", "GK107M": "3.0"}),
         # GF108, GK107 (the OEM board) and GK208
