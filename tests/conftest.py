@@ -251,3 +251,20 @@ def mini_matrix() -> Any:
     from envcheck.matrix import load_matrix_from
 
     return load_matrix_from(FIXTURES / "matrix-mini")
+
+
+def with_unconfirmed_paddle(matrix: Any) -> tuple[Any, Any]:
+    """(matrix, build): the given matrix plus paddlepaddle-gpu 9.9.0, a copy of the
+    2.6.2 PyPI build whose compiled architectures are not known (as for a release read
+    from an install page but never from its wheels)."""
+    from dataclasses import replace
+
+    base = next(
+        b
+        for b in matrix.framework_builds("paddle")
+        if "2.6.2" in b.versions and b.pypi_default and b.archs
+    )
+    newer = replace(base, versions=("9.9.0",), archs=None, ptx=None, pypi_default=False)
+    builds = dict(matrix.builds)
+    builds["paddle"] = (*builds["paddle"], newer)
+    return replace(matrix, builds=builds), newer

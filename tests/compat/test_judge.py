@@ -240,16 +240,9 @@ def test_why_says_cannot_tell_where_the_judge_cannot(matrix: Any) -> None:
     says unknown, and `matrix why` says "cannot tell" (exit 0: nothing rules it
     out), not "works"."""
     from envcheck.why import render_why
+    from tests.conftest import with_unconfirmed_paddle
 
-    base = next(
-        b
-        for b in matrix.framework_builds("paddle")
-        if "2.6.2" in b.versions and b.pypi_default and b.archs
-    )
-    newer = replace(base, versions=("9.9.0",), archs=None, ptx=None)
-    builds = dict(matrix.builds)
-    builds["paddle"] = (*builds["paddle"], newer)
-    unknown = replace(matrix, builds=builds)
+    unknown, newer = with_unconfirmed_paddle(matrix)
     target = flags(unknown, driver="580.65.06", gpus=["A100"], python="3.12", os_name="linux")
 
     verdict = J.judge(from_build(newer, "9.9.0"), target, unknown)

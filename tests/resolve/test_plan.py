@@ -20,6 +20,7 @@ import pytest
 from envcheck.compat.target import Target
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
 from envcheck.resolve.plan import PlanInputError, plan
+from tests.conftest import with_unconfirmed_paddle
 
 
 def machine(
@@ -563,25 +564,8 @@ def test_withdrawn_releases_are_never_planned(matrix: Any) -> None:
     assert "(1.0.0 to 1.10.0) is gone from the index" in result.unsatisfiable.message
 
 
-def _with_unconfirmed_release(matrix: Any) -> Any:
-    """The shipped matrix plus paddlepaddle-gpu 9.9.0: a copy of the 2.6.2 PyPI
-    build whose compiled architectures are not known (as for a release read from
-    an install page but never from its wheels)."""
-    from dataclasses import replace
-
-    base = next(
-        b
-        for b in matrix.framework_builds("paddle")
-        if "2.6.2" in b.versions and b.pypi_default and b.archs
-    )
-    newer = replace(base, versions=("9.9.0",), archs=None, ptx=None, pypi_default=False)
-    builds = dict(matrix.builds)
-    builds["paddle"] = (*builds["paddle"], newer)
-    return replace(matrix, builds=builds)
-
-
 def test_a_newer_release_the_judge_cannot_tell_about_is_named_not_picked(matrix: Any) -> None:
-    unknown = _with_unconfirmed_release(matrix)
+    unknown, _ = with_unconfirmed_paddle(matrix)
     a100 = machine("580.65.06", "8.0", python="3.12")
     result = plan(("paddlepaddle-gpu",), a100, unknown)
     assert result.unsatisfiable is None
