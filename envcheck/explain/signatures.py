@@ -1166,7 +1166,8 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="bitsandbytes-windows-unsupported",
-        regex=r"argument of type 'WindowsPath' is not iterable",
+        regex=r"argument of type 'WindowsPath' is not iterable"
+        r"|[A-Za-z]:\\[^\n]{0,300}\\bitsandbytes\\libbitsandbytes_cpu\.so\b",
         frameworks=("torch",),
         category=Category.PLATFORM_UNSUPPORTED,
         title="This bitsandbytes release has no Windows CUDA build",

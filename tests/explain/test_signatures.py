@@ -68,6 +68,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         # bitsandbytes-foundation/bitsandbytes#32, tiankuan93/ComfyUI-V-Express#11
         "TypeError: argument of type 'WindowsPath' is not iterable",
         "!!! Exception during processing!!! argument of type 'WindowsPath' is not iterable",
+        # The Linux library loaded on Windows (bitsandbytes-foundation/bitsandbytes#218)
+        (
+            "CUDA SETUP: Loading binary E:\\tools\\AI_umaru\\Kohya_ss-GUI-LoRA-Portable\\venv\\lib"
+            "\\site-packages\\bitsandbytes\\libbitsandbytes_cpu.so..."
+        ),
     ),
     "cudnn-loader-cuda-library-missing": (
         # sair-lab/AirSLAM#55, Oneflow-Inc/oneflow#7864
