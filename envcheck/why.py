@@ -235,7 +235,6 @@ def _option_label(build: Build, version: str) -> str:
 def _framework_options(
     spec: Spec, target: Target, matrix: Matrix
 ) -> tuple[list[Option], list[Reason]]:
-
     from envcheck.compat import judge as J
     from envcheck.compat.candidate import from_build
 
@@ -623,7 +622,6 @@ def explain_specs(
 
     ``variant`` applies to framework specs that do not name one (``+cu124``).
     """
-
     from envcheck.model.versions import parse_cuda_version
 
     specs = [parse_spec(t) for t in texts]
