@@ -474,8 +474,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "and one CUDA major. cuDNN is the usual culprit on Windows: it is not added to PATH by "
         "an installer, and a cuDNN of the other major (or torch's bundled copy of it, loaded "
         "first) does not satisfy it.",
-        fix="Install the cuDNN major your onnxruntime-gpu release needs (`envcheck matrix show "
-        "onnxruntime`) and add its bin directory to PATH, or install the nvidia-cudnn-cu12 "
+        fix="Install the CUDA and cuDNN majors your onnxruntime-gpu release was built for "
+        "(`envcheck matrix show onnxruntime`; a CUDA 12 toolkit does not serve a CUDA 11 "
+        "build) and add their bin directories to PATH, or install the nvidia-cudnn-cu12 "
         "wheel of that major and `import torch` (of a build with the same cuDNN major) before "
         "onnxruntime.",
         source="https://github.com/microsoft/onnxruntime/issues/11826",
