@@ -198,3 +198,71 @@ def test_entry_notebook_parts_resolve_and_say_they_are_unverified(
     assert found is not None, name
     assert str(found.compute_capability) == cc
     assert found.model is not None and found.model.origin.verified is False
+
+
+def test_every_gpu_in_a_full_copy_of_nvidias_legacy_table_resolves(shipped: Matrix) -> None:
+    """The stored copy of NVIDIA's legacy page stops inside the 5.0 row; a full copy
+    of its table walks the rest. Each name answers the table's capability, or is a
+    name for boards of several chips, or (listed in ``chip_kept``) keeps its chip's
+    capability, in an unverified row whose note quotes the table's."""
+    copy = json.loads(
+        (NVML_NAMES.parent / "nvidia_legacy_table_copy.json").read_text(encoding="utf-8")
+    )
+    kept: dict[str, str] = copy["chip_kept"]
+    wrong = []
+    for row in copy["rows"]:
+        cc = row["compute_capability"]
+        for spelled in row["names"]:
+            name = spelled.rstrip("*")
+            shared = shipped.gpu_shared(name)
+            found = shipped.gpu_match(name)
+            if shared is not None:
+                choices = {str(c) for c in shared.compute_capabilities}
+                if cc not in choices and kept.get(name) != "shared":
+                    wrong.append((name, cc, sorted(choices)))
+                continue
+            if found is None or found.inferred:
+                wrong.append((name, cc, "unresolved"))
+            elif name in kept and str(found.compute_capability) == kept[name] != cc:
+                model = found.model
+                assert model is not None
+                assert model.origin.verified is False, name
+                assert f"under {cc}" in model.origin.note, name
+            elif str(found.compute_capability) != cc:
+                wrong.append((name, cc, str(found.compute_capability)))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("name", "cc"),
+    [
+        ("NVIDIA GeForce GTX 280", "1.3"),
+        ("GeForce 9800 GT", "1.1"),
+        ("GeForce 8800 GTS 512", "1.1"),
+        ("GeForce 8800 GTS", "1.0"),
+        ("NVIDIA GeForce 920M", "3.5"),
+        ("GeForce GT 720", "3.5"),
+        ("Tesla M2050", "2.0"),
+        ("Quadro K6000M", "3.0"),
+    ],
+)
+def test_legacy_names_from_the_full_table_resolve(shipped: Matrix, name: str, cc: str) -> None:
+    found = shipped.gpu_match(name)
+    assert found is not None and not found.inferred, name
+    assert str(found.compute_capability) == cc
+
+
+@pytest.mark.parametrize(
+    ("name", "ccs"),
+    [
+        ("NVIDIA GeForce GT 730", {"2.1", "3.0", "3.5"}),
+        ("GeForce GT 720M", {"2.1", "3.5"}),
+        ("GeForce 820M", {"2.1", "3.0"}),
+        ("GeForce GT 220", {"1.1", "1.2"}),
+    ],
+)
+def test_names_sold_on_several_chips_stay_shared(shipped: Matrix, name: str, ccs: set[str]) -> None:
+    assert shipped.gpu_match(name) is None
+    shared = shipped.gpu_shared(name)
+    assert shared is not None
+    assert {str(c) for c in shared.compute_capabilities} == ccs

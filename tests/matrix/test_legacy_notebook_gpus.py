@@ -230,12 +230,12 @@ def test_a_gk107_notebook_gpu_resolves_from_its_chip(shipped: Matrix) -> None:
         ("NVIDIA GeForce GT 740M", {"GK107M": "3.0", "GK208M": "3.5"}),
         ("NVIDIA GeForce GTX 860M", {"GK104M": "3.0", "GM107M": "5.0"}),
         ("GT 730M", {"GK107M": "3.0", "GK208M": "3.5"}),
-        # GF117M and GK208M: GF117 has no anchor, so the name is in neither table.
-        ("NVIDIA GeForce GT 720M", None),
-        # GF108, GK107 and GK208B: GK208B has no anchor (only the 920M is GK208B alone
-        # in pci.ids, and no citable capability printed for a 920M was found), and the
-        # GeForce 910M row NVIDIA's page gives 5.2 does not anchor it.
-        ("NVIDIA GeForce GT 730", None),
+        # GF117M and GK208M: GF117's anchor is the GT 625M, the one name pci.ids
+        # gives GF117 alone, read at 2.1 in a full copy of NVIDIA's legacy table.
+        ("NVIDIA GeForce GT 720M", {"GF117M": "2.1", "GK208M": "3.5"}),
+        # GF108, GK107 and GK208B: GK208B is 3.5 by the GT 720 and 920M rows of that
+        # copy; the GeForce 910M row NVIDIA gives 5.2 does not anchor it.
+        ("NVIDIA GeForce GT 730", {"GF108": "2.1", "GK107": "3.0", "GK208B": "3.5"}),
         # GF108M and GK107M (pci.ids); not the GT 640M row with a longer name.
         ("NVIDIA GeForce GT 640M LE", {"GF108M": "2.1", "GK107M": "3.0"}),
         # GF108, GK107 (the OEM board) and GK208
@@ -265,6 +265,15 @@ def test_every_shared_name_cites_pci_ids_and_anchored_chips(shipped: Matrix) -> 
         note = gpu.origin.note or ""
         chip = note.split(", chip ", 1)[1].split(".", 1)[0].rstrip("M").rstrip("B")
         by_chip.setdefault(chip, set()).add(str(gpu.compute_capability))
+    # Rows read in a copy of NVIDIA's legacy table that agree with every chip pci.ids
+    # gives their name anchor those chips too.
+    for gpu in shipped.gpus:
+        note = gpu.origin.note or ""
+        if "It agrees with the chip: pci.ids" not in note:
+            continue
+        for chip in re.findall(r"10de:[0-9a-f]{4} '(\w+) \[", note):
+            base = re.sub(r"(GLM|GL|M)$", "", chip).rstrip("B")
+            by_chip.setdefault(base, set()).add(str(gpu.compute_capability))
     assert shipped.shared_gpu_names
     for shared in shipped.shared_gpu_names:
         assert shared.origin.source.startswith(_PCI_IDS) and not shared.origin.verified
