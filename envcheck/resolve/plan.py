@@ -879,7 +879,10 @@ def _explain_block(
     ranked = sorted(
         blockers, key=lambda b: order.index(b.constraint) if b.constraint in order else 9
     )
-    shared = next((b for b in ranked if b.constraint in common), None)
+    # A GPU no candidate has kernels for decides alone: no driver, Python or platform
+    # change makes any of them run, so it is named before those.
+    decisive = [b for b in ranked if b.constraint == GPU_ARCH] if GPU_ARCH in common else []
+    shared = next(iter(decisive), None) or next((b for b in ranked if b.constraint in common), None)
     alt = _best_without_spec(req, ctx)
     alt_text = f"the newest {fw} that runs on this machine is {alt}" if alt else ""
     if shared is None:
@@ -903,8 +906,11 @@ def _explain_block(
         need = None
         if low is not None:
             need = matrix.min_driver_for_cuda(low, target.driver_os)
+        supports = (
+            f"supports CUDA up to {top}" if top else "supports no CUDA release the matrix records"
+        )
         message = (
-            f"driver {target.driver.raw} supports CUDA up to {top or '?'}; every {fw} build "
+            f"driver {target.driver.raw} {supports}; every {fw} build "
             f"matching {spec} needs CUDA >= {low}"
             + (f", which needs a driver >= {need.raw}" if need else "")
         )

@@ -88,3 +88,35 @@ def test_doctor_agrees(shipped: Matrix) -> None:
     assert {"gpu-arch-unsupported", "gpu-legacy-cuda"} <= ids
     (finding,) = [f for f in report.findings if f.id == "gpu-arch-unsupported"]
     assert "sm_30" in finding.title
+
+
+def test_a_gpu_no_build_runs_on_is_named_before_an_old_driver() -> None:
+    """A GTX 280 on its last driver branch (340): a newer driver would run no torch
+    build on sm_13, so plan names the GPU, not a driver upgrade it cannot take."""
+    result = run_cli("plan", "torch", "--gpu", "GeForce GTX 280", "--driver", "340.108")
+    assert result.exit_code == 1
+    text = " ".join(result.stderr.split())
+    assert "(gpu_arch)" in text and "kernels for sm_13" in text
+    assert "upgrade the driver" not in text
+
+
+def test_a_driver_older_than_every_cuda_row_says_so() -> None:
+    result = run_cli("plan", "torch", "--gpu", "RTX 3090", "--driver", "340.108")
+    assert result.exit_code == 1
+    text = " ".join(result.stderr.split())
+    assert "driver 340.108 supports no CUDA release the matrix records" in text
+    assert "up to ?" not in text
+    assert "upgrade the driver to >= " in text
+
+
+def test_fermi_hears_the_last_cuda_that_compiles_for_it(shipped: Matrix) -> None:
+    """cuda_arch.toml's 7.0 and 8.0 rows (LLVM's per-release nvcc target lists) list
+    sm_20/sm_21 and the 9.0 row drops them: the last release is 8.0."""
+    for cc in ("2.0", "2.1"):
+        parsed = parse_compute_capability(cc)
+        assert parsed is not None
+        assert str(shipped.last_cuda_for(parsed)) == "8.0"
+    result = run_cli("plan", "torch", "--gpu", "GeForce GTX 580")
+    assert "the last CUDA release that can compile for sm_20 is 8.0" in " ".join(
+        result.stderr.split()
+    )
