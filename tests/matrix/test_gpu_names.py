@@ -216,6 +216,13 @@ def test_every_gpu_in_a_full_copy_of_nvidias_legacy_table_resolves(shipped: Matr
             name = spelled.rstrip("*")
             shared = shipped.gpu_shared(name)
             found = shipped.gpu_match(name)
+            # NVML prefixes "NVIDIA " to the product name: the same answer either way.
+            nvml = f"NVIDIA {name}" if not name.startswith("NVIDIA ") else name
+            via_nvml = shipped.gpu_match(nvml)
+            assert shipped.gpu_shared(nvml) == shared, nvml
+            assert (via_nvml and (via_nvml.model, via_nvml.inferred)) == (
+                found and (found.model, found.inferred)
+            ), nvml
             if shared is not None:
                 choices = {str(c) for c in shared.compute_capabilities}
                 if cc not in choices and kept.get(name) != "shared":

@@ -78,6 +78,8 @@ def test_the_chip_anchored_rows_are_there(shipped: Matrix) -> None:
     # names outside the GeForce/Quadro/NVS/Tesla prefixes: GRID and mining boards
     assert {"GRID K520", "GRID K1", "GRID K2", "GRID K340", "GRID M30"} <= names
     assert {"P102-100", "P104-100", "P106-100", "P106-090", "CMP 30HX", "CMP 90HX"} <= names
+    # GA100 boards beside the A100 and A30 NVIDIA lists
+    assert {"CMP 170HX", "GRID A100A", "GRID A100B", "A100X", "A30X"} <= names
 
 
 def test_every_chip_anchored_row_resolves_by_name_and_nvml_spelling(shipped: Matrix) -> None:
