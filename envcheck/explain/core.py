@@ -233,10 +233,10 @@ def explain(
     Nothing recognised gives one ``other`` warning finding saying so (never a
     silent "all good").
     """
-    from envcheck.explain.facts import extract, overlay
+    from envcheck.explain.facts import extract, known_gpus, overlay
 
     matches, count = match_signatures(text)
-    facts = extract(text) if matrix is not None else None
+    facts = known_gpus(extract(text), matrix) if matrix is not None else None
     machine = overlay(snapshot, facts) if facts else snapshot
     stated: tuple[Finding, ...] = ()
     if machine is not None and matrix is not None and (matches or facts):
@@ -388,8 +388,12 @@ def _about_another_framework(f: Finding, frameworks: tuple[str, ...]) -> bool:
 
 
 # A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
-# signature reports too.
-_RELATED_IDS: dict[Category, tuple[str, ...]] = {Category.CUDNN_MISMATCH: ("cudnn-missing",)}
+# signature reports too; a legacy GPU is a capability finding.
+_RELATED_IDS: dict[Category, tuple[str, ...]] = {
+    Category.CUDNN_MISMATCH: ("cudnn-missing",),
+    # A GPU older than every CUDA release current builds use has no kernels in them.
+    Category.GPU_ARCH_UNSUPPORTED: ("gpu-legacy-cuda",),
+}
 
 
 _RELATED: dict[Category, tuple[Category, ...]] = {

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.snapshot import (
     FROM_MESSAGE,
@@ -30,6 +30,9 @@ from envcheck.model.snapshot import (
     Snapshot,
 )
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
 
 MAX_LINES = 5000
 MAX_LINE = 4096
@@ -60,6 +63,14 @@ _GPU_FOUND = re.compile(r"Found GPU\d{1,2} (.{1,60}?) which is of cuda capabilit
 _GPU_TF = re.compile(
     r"name: ([^,:\n]{1,60}?),? (?:pci bus id: [^,]{0,20}, )?"
     r"(?:compute capability: |computeCapability: )(\d{1,2}\.\d)"
+)
+# An NVIDIA product named in prose ("I use a Geforce GT 730"): brand and model, or a
+# bare RTX/GTX model. Only names the matrix knows are kept (``known_gpus``).
+_GPU_PROSE = re.compile(
+    r"\b((?:NVIDIA\s)?(?:GeForce|Quadro|Tesla|TITAN)\s(?:[A-Z]{1,4}\s?)?\d{2,4}[A-Z]{0,2}"
+    r"|(?:NVIDIA\s)?(?:RTX|GTX)\s?\d{3,4})"
+    r"((?:\s(?:Ti|SUPER|Laptop GPU|Laptop|Mobile|Max-Q))?)\b",
+    re.IGNORECASE,
 )
 _TORCH_ARCHS = re.compile(
     r"PyTorch install supports CUDA capabilities((?: sm_\d{2,3}[a-z]?){1,30})"
@@ -146,6 +157,9 @@ class MessageFacts:
     cuda_unloadable: tuple[tuple[str, str], ...] = ()
     """(library, CUDA version its soname names: ``cublaslt``, ``11``) of CUDA runtime
     libraries the failing process could not open."""
+    gpu_names: tuple[str, ...] = ()
+    """NVIDIA GPUs the prose names without a compute capability; ``known_gpus``
+    keeps those the matrix resolves."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -160,6 +174,7 @@ class MessageFacts:
             or self.cudnn_loaded
             or self.cudnn_unloadable
             or self.cuda_unloadable
+            or self.gpu_names
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -176,6 +191,7 @@ class MessageFacts:
         if self.driver_cuda:
             out.append(f"from the message: the driver supports CUDA up to {self.driver_cuda}")
         out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
+        out.extend(f"from the message: GPU {n}" for n in self.gpu_names)
         if self.torch_archs:
             out.append(
                 "from the message: the installed PyTorch was compiled for "
@@ -208,6 +224,7 @@ def extract(text: str) -> MessageFacts:
     driver: Optional[str] = None
     driver_cuda: Optional[str] = None
     gpus: dict[str, tuple[str, str]] = {}
+    prose_gpus: dict[str, None] = {}
     archs: Optional[str] = None
     cudnn: Optional[tuple[str, str]] = None
     cudnn_by: Optional[str] = None
@@ -252,6 +269,9 @@ def extract(text: str) -> MessageFacts:
                 name = gm.group(1).strip()
                 if cc is not None and len(gpus) < 16:
                     gpus.setdefault(name, (name, f"{cc.major}.{cc.minor}"))
+        for gm in _GPU_PROSE.finditer(line):
+            if len(prose_gpus) < 4:
+                prose_gpus[" ".join((gm.group(1) + gm.group(2)).split())] = None
         if archs is None:
             a = _TORCH_ARCHS.search(line)
             if a:
@@ -296,7 +316,20 @@ def extract(text: str) -> MessageFacts:
         cudnn_by if cudnn else None,
         tuple(unloadable),
         tuple(cuda_unloadable),
+        () if gpus else tuple(prose_gpus),
     )
+
+
+def known_gpus(facts: MessageFacts, matrix: Matrix) -> MessageFacts:
+    """``facts`` keeping only the prose GPU names the matrix resolves (a row, a laptop
+    variant of one, or a name sold on several chips): a model number alone is no GPU."""
+    known = tuple(
+        n
+        for n in facts.gpu_names
+        if matrix.gpu_shared(n) is not None
+        or ((hit := matrix.gpu_match(n)) is not None and hit.model is not None)
+    )
+    return dataclasses.replace(facts, gpu_names=known)
 
 
 def _cuda_soname(name: str, number: str) -> tuple[str, str]:
@@ -359,6 +392,9 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     if facts.driver or facts.driver_cuda:
         driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source=FROM_MESSAGE)
     gpus = base.gpus
+    if facts.gpu_names and not gpus:
+        # Named in prose: the capability is the matrix's, as for an nvidia-smi name.
+        gpus = tuple(Gpu(index=i, name=name) for i, name in enumerate(facts.gpu_names))
     if facts.gpus:
         gpus = tuple(
             Gpu(index=i, name=name, compute_capability=cc)

@@ -840,3 +840,43 @@ def test_nvcc_older_than_the_gpu_names_the_toolkit() -> None:
         "the CUDA 11.5 toolkit at /usr/local/cuda-11.5 predates GPU 0 NVIDIA GeForce RTX 4090 "
         "(sm_89); its compiler cannot build for it"
     )
+
+
+# https://github.com/justchenhao/STANet/issues/57 (the reporter's own words)
+PROSE_GT730 = (
+    "I use NVIDIA Geforce GT 730 graphics card with 2GB dedicated memory. Anytime I run "
+    'either the demo.py or train.py, I get the error "RuntimeError: CUDA error: no kernel '
+    'image is available for execution on the device".'
+)
+
+
+def test_a_gpu_named_in_prose_is_judged_by_the_matrix() -> None:
+    """A GPU the reporter names without its capability is resolved like an nvidia-smi
+    name: the GT 730's chips are all older than every CUDA current builds use."""
+    shipped = load_matrix(bundled=True)
+    m = only(explain(PROSE_GT730, snap(), shipped), "no-kernel-image")
+    assert m.root_cause is not None
+    assert "GF108 sm_21 or GK107 sm_30 or GK208B sm_35" in m.root_cause
+    assert "no CUDA release that current frameworks use supports sm_35" in m.root_cause
+    assert "from the message: GPU NVIDIA Geforce GT 730" in m.evidence
+
+
+def test_prose_gpu_names_the_matrix_does_not_know_are_dropped() -> None:
+    from envcheck.explain.facts import extract, known_gpus
+
+    shipped = load_matrix(bundled=True)
+    text = "Tried on a GeForce GTX 9999 and an RTX 3090 Ti; Tesla 3 owners too."
+    assert extract(text).gpu_names == ("GeForce GTX 9999", "RTX 3090 Ti")
+    assert known_gpus(extract(text), shipped).gpu_names == ("RTX 3090 Ti",)
+    # A GPU stated with its capability wins over prose names.
+    stated = "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible (RTX 3090)"
+    assert extract(stated).gpu_names == ()
+
+
+def test_a_machines_own_gpus_are_not_replaced_by_prose_names() -> None:
+    from envcheck.explain.facts import extract, known_gpus, overlay
+
+    shipped = load_matrix(bundled=True)
+    machine = snap(gpus=[{"index": 0, "name": "NVIDIA A100-SXM4-40GB"}])
+    laid = overlay(machine, known_gpus(extract(PROSE_GT730), shipped))
+    assert [g.name for g in laid.gpus] == ["NVIDIA A100-SXM4-40GB"]
