@@ -42,6 +42,13 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         arch = matrix.architecture_for(g.cc) if g.cc else None
         evidence = [f"compute capability {g.cc or '?'}"]
+        unknown = "unknown architecture"
+        if g.cc is None and g.choice is not None:
+            # A name sold on several chips: each chip's architecture, none for sure.
+            found = (matrix.architecture_for(cc) for _, cc in g.choice.chips)
+            names = list(dict.fromkeys(a.name for a in found if a is not None))
+            evidence[0] = "compute capability " + " or ".join(str(cc) for _, cc in g.choice.chips)
+            unknown = " or ".join(names) or unknown
         if g.inferred:
             evidence[0] += f" (inferred from {g.inferred})"
         if g.gpu.memory_total_mib is not None:
@@ -75,7 +82,7 @@ def check_capability(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             GPU_CAPABILITIES,
             Category.CAPABILITY,
             Severity.INFO,
-            f"{g.label}: " + (arch.name if arch else "unknown architecture"),
+            f"{g.label}: " + (arch.name if arch else unknown),
             evidence=tuple(evidence),
             fix=advice,
             sources=(arch.origin.cite(),) if arch else (),

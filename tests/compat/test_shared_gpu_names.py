@@ -161,6 +161,10 @@ def test_the_doctor_says_several_chips_not_unknown(matrix: Matrix) -> None:
     # Even the newer chip is below what current CUDA releases target.
     (legacy,) = [f for f in report.findings if f.id == "gpu-legacy-cuda"]
     assert "GT 999" in legacy.title and "sm_35" in legacy.title
+    # The capability line names each chip's architecture, not "unknown".
+    (caps,) = [f for f in report.findings if f.id == "gpu-capabilities"]
+    assert caps.title.endswith(": Fermi or Kepler")
+    assert caps.evidence[0] == "compute capability 2.1 or 3.5"
 
 
 def test_the_doctor_narrows_by_the_snapshot_driver(matrix: Matrix) -> None:
