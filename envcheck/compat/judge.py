@@ -477,7 +477,7 @@ def _driver_facts(
     if support == "no":
         need = req.floor or req.native
         top = matrix.max_cuda_for_driver(driver, os_name)
-        top_text = f"supports CUDA up to {top}" if top else "is older than every CUDA release"
+        top_text = driver_reach(top)
         after_label = (
             f" needs CUDA {cuda}, which needs driver >= {need.raw if need else '?'}"
             + (" (minor-version compatibility floor)" if req.floor else "")
@@ -487,6 +487,12 @@ def _driver_facts(
     if support is None or not cited:
         return support, None, "", cited
     return support, _driver_reason(support, cuda, driver, os_name, matrix, cited), "", cited
+
+
+def driver_reach(top: Optional[CudaVersion]) -> str:
+    """What a driver runs, after its version: ``supports CUDA up to 12.4``, or none
+    when it is older than every CUDA release the matrix records."""
+    return f"supports CUDA up to {top}" if top else "supports no CUDA release the matrix records"
 
 
 def _driver_reason(

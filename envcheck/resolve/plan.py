@@ -881,8 +881,8 @@ def _explain_block(
     )
     # A GPU no candidate has kernels for decides alone: no driver, Python or platform
     # change makes any of them run, so it is named before those.
-    decisive = [b for b in ranked if b.constraint == GPU_ARCH] if GPU_ARCH in common else []
-    shared = next(iter(decisive), None) or next((b for b in ranked if b.constraint in common), None)
+    deciding = {GPU_ARCH} if GPU_ARCH in common else common
+    shared = next((b for b in ranked if b.constraint in deciding), None)
     alt = _best_without_spec(req, ctx)
     alt_text = f"the newest {fw} that runs on this machine is {alt}" if alt else ""
     if shared is None:
@@ -906,11 +906,8 @@ def _explain_block(
         need = None
         if low is not None:
             need = matrix.min_driver_for_cuda(low, target.driver_os)
-        supports = (
-            f"supports CUDA up to {top}" if top else "supports no CUDA release the matrix records"
-        )
         message = (
-            f"driver {target.driver.raw} {supports}; every {fw} build "
+            f"driver {target.driver.raw} {J.driver_reach(top)}; every {fw} build "
             f"matching {spec} needs CUDA >= {low}"
             + (f", which needs a driver >= {need.raw}" if need else "")
         )
