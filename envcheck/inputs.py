@@ -271,6 +271,20 @@ def check_toml_depth(text: str, shown: str, max_depth: int = MAX_DEPTH) -> None:
     _check_depth(text, shown, _TOML_TOKENS, max_depth, "TOML")
 
 
+# YAML flow collections, read from the text before any YAML library sees it
+# (libyaml's own nesting limit and wording differ between releases): quoted
+# scalars and comments are skipped; a bracket inside a plain scalar counts,
+# which can only over-count a file that is already absurd.
+_YAML_TOKENS = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"?|\'[^\']*(?:\'\'[^\']*)*\'?|(?:^|(?<=\s))#[^\n]*|[\[\]{}]',
+    re.MULTILINE,
+)
+
+
+def check_yaml_flow_depth(text: str, shown: str, max_depth: int = MAX_DEPTH) -> None:
+    _check_depth(text, shown, _YAML_TOKENS, max_depth, "YAML")
+
+
 # --------------------------------------------------------------------------- parsers
 
 
@@ -341,6 +355,7 @@ def check_yaml_events(
     depth, the number of aliases and the node count after alias expansion."""
     import yaml
 
+    check_yaml_flow_depth(text, shown, max_depth)
     try:
         loader = _yaml_loader(yaml)(text)
     except UnicodeError:  # a lone surrogate (undecodable bytes kept by the caller)

@@ -277,6 +277,25 @@ def test_environment_yml_nested_25000_deep_does_not_crash(tmp_path: Path) -> Non
     assert "environment.yml:3: EC001 invalid YAML: nested more than" in proc.stdout + proc.stderr
 
 
+def test_yaml_flow_gate_runs_before_the_yaml_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flow-nesting bound is envcheck's, read from the text: no YAML loader is
+    built for a file it refuses (libyaml's own limit and wording vary by release)."""
+    import yaml
+
+    def no_loader(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the YAML library was reached")
+
+    monkeypatch.setattr(yaml, "CSafeLoader", no_loader, raising=False)
+    monkeypatch.setattr(yaml, "SafeLoader", no_loader)
+    text = "a: 1\nb: '[[[['\n# [[[[\nc:\n  - " + "[" * 65 + "]" * 65 + "\n"
+    with pytest.raises(InputError) as info:
+        inputs.compose_yaml(text, "deep.yml")
+    assert (info.value.path, info.value.line) == ("deep.yml", 5)
+    # brackets in quoted scalars and comments do not count
+    ok = "a: '" + "[" * 100 + "'\nb: \"" + "{" * 100 + '"\n# ' + "[" * 100 + "\n"
+    inputs.check_yaml_flow_depth(ok, "ok.yml")
+
+
 def test_yaml_block_nesting_is_bounded() -> None:
     text = "".join("  " * i + f"k{i}:\n" for i in range(200)) + "  " * 200 + "v\n"
     with pytest.raises(InputError, match="nested more than"):
