@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
 import click
@@ -12,6 +13,9 @@ from envcheck.commands._common import Obj, write_output
 from envcheck.errors import ExitCode, InputError
 
 PLAN_FORMATS = ("pip", "conda", "yml", "requirements", "json")
+JSON_HELP = (
+    "Print one JSON document: a summary, each node's status, and the records unless -o wrote them."
+)
 
 
 @click.group()
@@ -29,19 +33,116 @@ def fleet() -> None:
     """
 
 
-def _write_records(records: Iterable[dict[str, Any]], output: Optional[str]) -> int:
+COLLECT_SCHEMA = "envcheck.fleet-collect/1"
+
+
+def _write_records(
+    records: Iterable[dict[str, Any]], output: Optional[str], as_json: bool = False
+) -> int:
+    """The records as JSON lines (to ``output`` or stdout) and a summary line on
+    stderr; with ``as_json``, one JSON document on stdout instead (the records
+    inside it unless they were written to a file)."""
+    import json
+
     from envcheck.fleet.records import record_line
 
-    lines = []
+    recs = list(records)
     counts: dict[str, int] = {}
-    for rec in records:
-        lines.append(record_line(rec))
+    for rec in recs:
         status = str(rec.get("status", "ok"))
         counts[status] = counts.get(status, 0) + 1
-    write_output("".join(lines), output)
+    code = ExitCode.OK if counts.get("ok") else ExitCode.PROBLEMS
+    to_file = output is not None and output != "-"
+    if to_file or not as_json:
+        write_output("".join(record_line(rec) for rec in recs), output)
+    if as_json:
+        doc: dict[str, Any] = {
+            "schema": COLLECT_SCHEMA,
+            "written": output if to_file else None,
+            "summary": {"nodes": len(recs), **dict(sorted(counts.items()))},
+            "nodes": [{k: rec[k] for k in ("node", "status", "error") if k in rec} for rec in recs],
+        }
+        if not to_file:
+            doc["records"] = recs
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return code
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "nothing"
-    click.echo(f"envcheck fleet: {len(lines)} nodes: {summary}", err=True)
-    return ExitCode.OK if counts.get("ok") else ExitCode.PROBLEMS
+    noun = "node" if len(recs) == 1 else "nodes"
+    click.echo(f"envcheck fleet: {len(recs)} {noun}: {summary}", err=True)
+    return code
+
+
+@contextlib.contextmanager
+def _node_progress(
+    obj: Obj, what: str, total: Optional[int], quiet: bool
+) -> Iterator[_NodeProgress]:
+    shown = _NodeProgress(obj, what, total, quiet)
+    shown.start()
+    try:
+        yield shown
+    finally:
+        shown.stop()
+
+
+class _NodeProgress:
+    """Per-node progress on stderr when it is a terminal (a bar, and a line for
+    each node as it answers); nothing when piped or under --json."""
+
+    def __init__(self, obj: Obj, what: str, total: Optional[int], quiet: bool) -> None:
+        self.what = what
+        self.total = total
+        self.bar: Any = None
+        self.task: Any = None
+        self.seen: set[str] = set()
+        if quiet:
+            return
+        from envcheck.render.console import make_console
+
+        console = make_console(obj.color, stderr=True)
+        if not console.is_terminal:
+            return
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
+
+    def start(self) -> None:
+        if self.bar is not None:
+            self.bar.start()
+            self.task = self.bar.add_task(self.what, total=self.total)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def record(self, rec: dict[str, Any]) -> None:
+        """A node finished (ssh): one line for it, and the bar moves."""
+        if self.bar is None:
+            return
+        line = f"{rec.get('node')}: {rec.get('status')}"
+        if rec.get("error"):
+            line += f" ({str(rec['error'])[:120]})"
+        self.bar.console.print(line)
+        self.bar.advance(self.task)
+
+    def label(self, key: Optional[str]) -> None:
+        """Output from one more task (srun's --label): the bar counts tasks heard from."""
+        if self.bar is None or key is None or key in self.seen:
+            return
+        self.seen.add(key)
+        self.bar.update(self.task, completed=len(self.seen))
 
 
 @fleet.command()
@@ -155,13 +256,14 @@ def report(
     help="`kubectl logs -l app.kubernetes.io/name=envcheck-fleet --prefix --tail=-1` output (- for stdin).",
 )
 @click.option("-o", "--output", metavar="FILE", help="Write the JSON lines to FILE.")
-def collect(logs: str, output: Optional[str]) -> int:
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+def collect(logs: str, output: Optional[str], as_json: bool) -> int:
     """Turn the fleet Job's pod logs into fleet JSON lines."""
     from envcheck.fleet.collect import records_from_kubectl_logs
     from envcheck.textfile import read_text_file
 
     text = read_text_file(logs, "kubectl logs output", limit=512 * 1024 * 1024)
-    return _write_records(records_from_kubectl_logs(text), output)
+    return _write_records(records_from_kubectl_logs(text), output, as_json)
 
 
 @fleet.command("k8s-manifest")
@@ -245,13 +347,17 @@ def k8s_manifest(
     metavar="OPT",
     help="Extra `ssh -o` option (repeatable), e.g. IdentityFile=~/.ssh/lab.",
 )
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
 def ssh(
+    obj: Obj,
     inventory: str,
     output: Optional[str],
     jobs: int,
     timeout: float,
     connect_timeout: int,
     ssh_options: tuple[str, ...],
+    as_json: bool,
 ) -> int:
     """Run `envcheck detect --json` on every host of INVENTORY over ssh.
 
@@ -267,16 +373,18 @@ def ssh(
         raise InputError(None, None, "; ".join(problems[:5]))
     if not hosts:
         raise InputError(inventory, None, "no hosts")
-    return _write_records(
-        collect_ssh(
-            hosts,
-            jobs=jobs,
-            timeout=timeout,
-            connect_timeout=connect_timeout,
-            options=ssh_options,
-        ),
-        output,
-    )
+    with _node_progress(obj, "ssh", len(hosts), as_json) as shown:
+        records = list(
+            collect_ssh(
+                hosts,
+                jobs=jobs,
+                timeout=timeout,
+                connect_timeout=connect_timeout,
+                options=ssh_options,
+                on_record=shown.record,
+            )
+        )
+    return _write_records(records, output, as_json)
 
 
 @fleet.command()
@@ -297,7 +405,10 @@ def ssh(
 )
 @click.option("--srun-arg", "srun_args", multiple=True, metavar="ARG", help="Extra srun option.")
 @click.option("-o", "--output", metavar="FILE", help="Write the JSON lines to FILE.")
+@click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.pass_obj
 def slurm(
+    obj: Obj,
     partition: Optional[str],
     nodes: Optional[int],
     nodelist: Optional[str],
@@ -305,6 +416,7 @@ def slurm(
     timeout: float,
     srun_args: tuple[str, ...],
     output: Optional[str],
+    as_json: bool,
 ) -> int:
     """Run envcheck on every node of a Slurm allocation with srun.
 
@@ -319,6 +431,7 @@ def slurm(
         scontrol_hostnames_argv,
         slurm_records,
         srun_argv,
+        srun_task_of,
     )
 
     if nodes is None and not nodelist:
@@ -337,7 +450,9 @@ def slurm(
             names = run_bounded(scontrol_hostnames_argv(nodelist), 30)
             if names.returncode == 0:
                 expected = [n.strip() for n in names.stdout.splitlines() if n.strip()]
-    result = run_bounded(argv, timeout)
+    total = len(expected) or nodes
+    with _node_progress(obj, "srun", total, as_json) as shown:
+        result = run_bounded(argv, timeout, on_stdout=lambda line: shown.label(srun_task_of(line)))
     if result.error:
         raise click.ClickException(result.error)
     records = slurm_records(
@@ -346,7 +461,7 @@ def slurm(
         expected_tasks=None if expected else nodes,
         timeout=timeout,
     )
-    return _write_records(records, output)
+    return _write_records(records, output, as_json)
 
 
 @fleet.command(hidden=True)

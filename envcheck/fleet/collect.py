@@ -23,9 +23,10 @@ import re
 import shlex
 import signal
 import subprocess
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import IO, Any, Callable, Optional
 
 from envcheck.detect.system import group_kwargs, kill_tree
 from envcheck.fleet.records import (
@@ -60,10 +61,18 @@ class Completed:
 
 
 def run_bounded(
-    argv: Sequence[str], timeout: float, env: Optional[dict[str, str]] = None
+    argv: Sequence[str],
+    timeout: float,
+    env: Optional[dict[str, str]] = None,
+    on_stdout: Optional[Callable[[str], None]] = None,
 ) -> Completed:
     """Run ``argv`` (no shell) with a time limit; on timeout kill its whole process
-    group (SIGTERM, then SIGKILL) and keep what it printed so far."""
+    group (SIGTERM, then SIGKILL) and keep what it printed so far.
+
+    ``on_stdout`` is called with each line of standard output as it arrives (for
+    progress); without it the output is read at the end."""
+    if on_stdout is not None:
+        return _run_streaming(argv, timeout, env, on_stdout)
     try:
         proc = subprocess.Popen(  # noqa: S603 - argv list, no shell
             list(argv),
@@ -94,6 +103,64 @@ def run_bounded(
     )
 
 
+def _run_streaming(
+    argv: Sequence[str],
+    timeout: float,
+    env: Optional[dict[str, str]],
+    on_stdout: Callable[[str], None],
+) -> Completed:
+    """``run_bounded`` reading both pipes in threads, stdout line by line."""
+    try:
+        proc = subprocess.Popen(  # noqa: S603 - argv list, no shell
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            **group_kwargs(),
+        )
+    except OSError as exc:
+        return Completed(None, "", "", error=f"cannot run {argv[0]}: {exc.strerror or exc}")
+    out: list[bytes] = []
+    err: list[bytes] = []
+
+    def pump(stream: Optional[IO[bytes]], sink: list[bytes], tell: bool) -> None:
+        if stream is None:  # pragma: no cover - both pipes are always set above
+            return
+        with stream:
+            for line in iter(stream.readline, b""):
+                sink.append(line)
+                if tell:
+                    on_stdout(line.decode("utf-8", "replace"))
+
+    readers = [
+        threading.Thread(target=pump, args=(proc.stdout, out, True), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, err, False), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc, signal.SIGTERM)
+        try:
+            proc.wait(timeout=KILL_GRACE)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc, signal.SIGKILL)
+            proc.wait()
+    for reader in readers:
+        # a grandchild that left the group may hold a pipe open: do not wait for it
+        reader.join(timeout=KILL_GRACE)
+    return Completed(
+        None if timed_out else proc.returncode,
+        b"".join(out).decode("utf-8", "replace"),
+        b"".join(err).decode("utf-8", "replace"),
+        timed_out=timed_out,
+    )
+
+
 def _kill_group(proc: subprocess.Popen[bytes], sig: int) -> None:
     """``sig`` to the process group (POSIX); the process tree on Windows, where
     ``os.killpg`` does not exist (``taskkill /T /F``)."""
@@ -115,6 +182,12 @@ def split_labelled(text: str, pattern: re.Pattern[str]) -> tuple[dict[str, list[
         elif line.strip():
             loose.append(line)
     return groups, loose
+
+
+def srun_task_of(line: str) -> Optional[str]:
+    """The task number srun's ``--label`` put before ``line``; None for none."""
+    m = _SRUN_LABEL.match(line)
+    return m.group(1) if m else None
 
 
 def answer_from_lines(lines: Sequence[str]) -> Optional[dict[str, Any]]:
@@ -392,13 +465,20 @@ def collect_ssh(
     timeout: float = 120,
     connect_timeout: int = 10,
     options: Sequence[str] = (),
+    on_record: Optional[Callable[[dict[str, Any]], None]] = None,
 ) -> Iterable[dict[str, Any]]:
-    """Run ssh on every host, at most ``jobs`` at a time; records in inventory order."""
+    """Run ssh on every host, at most ``jobs`` at a time; records in inventory order.
+
+    ``on_record`` is called with each record as its host finishes (for progress),
+    from the worker thread that ran it."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(host: Host) -> dict[str, Any]:
         argv = ssh_argv(host, connect_timeout, options)
-        return ssh_record(host, run_bounded(argv, timeout), timeout)
+        rec = ssh_record(host, run_bounded(argv, timeout), timeout)
+        if on_record is not None:
+            on_record(rec)
+        return rec
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         yield from pool.map(one, hosts)

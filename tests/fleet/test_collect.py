@@ -382,3 +382,106 @@ def test_fleet_ssh_against_a_local_sshd(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- progress and --json
+
+
+def test_cli_collect_json_summarises_and_carries_the_records(tmp_path: Path) -> None:
+    logs = tmp_path / "logs.txt"
+    logs.write_text(
+        "".join(f"[pod/p{i}/envcheck] {ln}" for i, ln in enumerate(G.fleet_lines(3, {})))
+        + "[pod/p9/envcheck] Traceback (most recent call last):\n"
+    )
+    code, stdout, err = run_cli("fleet", "collect", "--from-logs", str(logs), "--json")
+    assert code == 0, err
+    doc = json.loads(stdout)
+    assert doc["schema"] == "envcheck.fleet-collect/1"
+    assert doc["written"] is None
+    assert doc["summary"] == {"nodes": 4, "failed": 1, "ok": 3}
+    assert [n["status"] for n in doc["nodes"]] == ["ok", "ok", "ok", "failed"]
+    assert len(doc["records"]) == 4 and doc["records"][0]["snapshot"]
+    assert err == ""  # the human summary line is not mixed into --json runs
+    out = tmp_path / "fleet.jsonl"
+    code, stdout, _ = run_cli(
+        "fleet", "collect", "--from-logs", str(logs), "--json", "-o", str(out)
+    )
+    doc = json.loads(stdout)
+    assert doc["written"] == str(out) and "records" not in doc
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_cli_collect_summary_says_node_for_one(tmp_path: Path) -> None:
+    logs = tmp_path / "logs.txt"
+    logs.write_text("".join(f"[pod/p0/envcheck] {ln}" for ln in G.fleet_lines(1, {})))
+    code, _, err = run_cli("fleet", "collect", "--from-logs", str(logs), "-o", str(tmp_path / "o"))
+    assert code == 0 and "envcheck fleet: 1 node: 1 ok" in err
+
+
+def _fake_tool(tmp_path: Path, name: str, body: str) -> dict[str, str]:
+    import os
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    tool = bindir / name
+    tool.write_text("#!/bin/sh\n" + body)
+    tool.chmod(0o755)
+    return {"PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+@pytest.mark.real_machine
+def test_fleet_ssh_shows_each_host_on_a_terminal_and_nothing_when_piped(tmp_path: Path) -> None:
+    record = tmp_path / "record.json"
+    record.write_text(_rec("ignored") + "\n")
+    # the fake ssh answers for every host but "down", which fails to connect
+    env = _fake_tool(
+        tmp_path,
+        "ssh",
+        'case "$*" in *down*) echo "ssh: connect to host down: refused" >&2; exit 255;; esac\n'
+        f"cat {record}\n",
+    )
+    inv = tmp_path / "hosts.txt"
+    inv.write_text("gpu01 name=gpu01\ndown name=down\n")
+    code, stdout, err = run_cli("--color", "fleet", "ssh", str(inv), "--jobs", "1", env=env)
+    assert code == 0, err
+    assert "gpu01: ok" in err, err
+    assert "down: unreachable" in err, err
+    assert len(stdout.splitlines()) == 2  # the records stay on stdout
+    # piped (no --color): no progress, only the summary line
+    code, _, err = run_cli("fleet", "ssh", str(inv), env=env)
+    assert "gpu01: ok" not in err and "envcheck fleet: 2 nodes" in err
+    code, stdout, err = run_cli("--color", "fleet", "ssh", str(inv), "--json", env=env)
+    assert "gpu01: ok" not in err  # --json is quiet on stderr
+    assert json.loads(stdout)["summary"]["nodes"] == 2
+
+
+@pytest.mark.real_machine
+def test_run_bounded_streams_stdout_lines_and_still_kills_on_timeout() -> None:
+    seen: list[str] = []
+    res = C.run_bounded(
+        ["sh", "-c", "echo '0: a'; echo '1: b'; echo oops >&2; sleep 30"],
+        1,
+        on_stdout=seen.append,
+    )
+    assert res.timed_out and res.returncode is None
+    assert seen == ["0: a\n", "1: b\n"]
+    assert [C.srun_task_of(line) for line in seen] == ["0", "1"]
+    assert res.stdout == "0: a\n1: b\n" and res.stderr == "oops\n"
+    done = C.run_bounded(["sh", "-c", "echo x"], 5, on_stdout=seen.append)
+    assert done.returncode == 0 and done.stdout == "x\n"
+    assert C.run_bounded(["/nonexistent/srun"], 1, on_stdout=seen.append).error
+
+
+@pytest.mark.real_machine
+def test_fleet_slurm_counts_tasks_heard_from_and_answers_json(tmp_path: Path) -> None:
+    lines = tmp_path / "out.txt"
+    lines.write_text("".join(f"{i}: {_rec(f'gpu{i:02d}')}\n" for i in range(2)))
+    env = _fake_tool(tmp_path, "srun", f"cat {lines}\n")
+    code, stdout, err = run_cli("--color", "fleet", "slurm", "--nodes", "3", env=env)
+    assert code == 0, err
+    assert len(stdout.splitlines()) == 3  # two answers, one unreachable task
+    assert "envcheck fleet: 3 nodes: 2 ok, 1 unreachable" in err
+    code, stdout, _ = run_cli("fleet", "slurm", "--nodes", "3", "--json", env=env)
+    doc = json.loads(stdout)
+    assert doc["summary"] == {"nodes": 3, "ok": 2, "unreachable": 1}
+    assert [n["node"] for n in doc["nodes"]] == ["gpu00", "gpu01", "task2"]
