@@ -256,7 +256,8 @@ def target_from_flags(
     """A target from ``--driver/--gpu/--os/--arch/--python-version``.
 
     Flags override ``base`` (a detected or loaded machine). Without a base, the
-    OS defaults to linux and the architecture to x86_64. Raises ValueError with a
+    OS defaults to linux and the architecture to x86_64; ``--os macos`` without
+    ``--arch`` means Apple silicon (aarch64). Raises ValueError with a
     one-line message for a value it cannot read.
     """
     from dataclasses import replace
@@ -300,6 +301,10 @@ def target_from_flags(
         changes["os"] = os_name
     if arch is not None:
         changes["arch"] = normalise_arch(arch)
+    elif os_name == "macos" and base.os != "macos":
+        # A Mac named by flag is Apple silicon unless --arch says otherwise: every
+        # Mac sold since 2023 is, and macOS 11 is the first to run on it.
+        changes["arch"] = "aarch64"
     if python is not None:
         parts = python.strip().split(".")
         if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):

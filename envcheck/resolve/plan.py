@@ -38,6 +38,10 @@ SHARED_CUDA = "shared_cuda"
 UNKNOWN = "unknown"
 NO_RELEASE = "no_release"
 PINS = "nvidia_pins"
+MACOS_NOTE = (
+    "macOS has no NVIDIA CUDA: the builds planned are the macOS (CPU) wheels; on Apple "
+    "silicon PyTorch's wheel uses the GPU through MPS (torch.backends.mps.is_available())"
+)
 """Decision subject of a warning about NVIDIA wheel pins that disagree."""
 
 COMPANIONS = names.COMPANIONS["torch"]
@@ -495,7 +499,9 @@ def plan(
 
     picks: list[Pick] = []
     warnings: list[str] = []
-    if target.nvidia is False:
+    if target.os == "macos":
+        warnings.append(MACOS_NOTE)
+    elif target.nvidia is False:
         warnings.append(
             "the target has no NVIDIA GPU (none was found, or --gpu none): CPU builds "
             "are planned; describe a GPU machine with --driver and --gpu"
@@ -935,7 +941,8 @@ def _explain_block(
             fw,
             PLATFORM,
             f"macOS has no CUDA build of {fw} (requested {spec})",
-            "accept a CPU build (envcheck plan --allow-cpu) or plan for a Linux machine",
+            "accept the macOS build (envcheck plan --allow-cpu; on Apple silicon PyTorch "
+            "reaches the GPU through MPS), or plan for a Linux machine with an NVIDIA GPU",
             first.sources,
         )
     if first.constraint == GPU_ARCH:

@@ -373,6 +373,20 @@ def test_plan_allow_cpu_on_macos() -> None:
     assert out.splitlines()[-1] == "pip install torch==2.14.1"
 
 
+def test_plan_on_macos_means_apple_silicon_and_names_mps_not_nvidia() -> None:
+    """--os macos without --arch is an Apple-silicon Mac (x86_64 Macs got their last
+    torch wheels with 2.2.2); no NVIDIA driver advice is given for a Mac."""
+    code, out, err = run_cli("plan", "torch", "--os", "macos", "--allow-cpu")
+    assert code == 0, err
+    assert out.splitlines()[0] == "# envcheck plan for macos/aarch64"
+    assert "MPS" in err
+    assert "--driver" not in err and "NVIDIA driver" not in err
+    code, _, err = run_cli("plan", "torch", "--os", "macos")
+    assert code == 1
+    assert "--allow-cpu" in err and "MPS" in err
+    assert "--driver" not in err
+
+
 def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     """Python 3.8 and a GTX 670 (sm_30): the newest TensorFlow lacks both. Naming only
     the Python would send the user to a new interpreter and a second refusal."""
