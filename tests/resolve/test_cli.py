@@ -387,6 +387,13 @@ def test_plan_on_macos_means_apple_silicon_and_names_mps_not_nvidia() -> None:
     assert "--driver" not in err
 
 
+def test_an_intel_mac_gets_the_last_torch_with_x86_64_macos_wheels() -> None:
+    # PyPI's macOS x86_64 torch wheels stop at 2.2.2 (torch.toml, macOS rows)
+    code, out, err = run_cli("plan", "torch", "--os", "macos", "--arch", "x86_64", "--allow-cpu")
+    assert code == 0, err
+    assert out.splitlines()[-1] == "pip install torch==2.2.2"
+
+
 def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     """Python 3.8 and a GTX 670 (sm_30): the newest TensorFlow lacks both. Naming only
     the Python would send the user to a new interpreter and a second refusal."""
