@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -880,3 +881,45 @@ def test_a_machines_own_gpus_are_not_replaced_by_prose_names() -> None:
     machine = snap(gpus=[{"index": 0, "name": "NVIDIA A100-SXM4-40GB"}])
     laid = overlay(machine, known_gpus(extract(PROSE_GT730), shipped))
     assert [g.name for g in laid.gpus] == ["NVIDIA A100-SXM4-40GB"]
+
+
+SMI_DIR = Path(__file__).parent.parent / "fixtures" / "nvidia_smi"
+
+
+@pytest.mark.parametrize(
+    ("name", "driver", "cuda"),
+    [
+        ("r610-plain-2x-b200.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx5070.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx3080-610.43.03.txt", "610.43.03", "13.3"),
+        ("r610-q-documented.txt", "610.57.04", "13.3"),
+    ],
+)
+def test_driver_facts_from_an_r610_nvidia_smi_paste(name: str, driver: str, cuda: str) -> None:
+    from envcheck.explain.facts import extract, overlay
+
+    text = (SMI_DIR / name).read_text(encoding="utf-8")
+    text += "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n"
+    facts = extract(text)
+    assert (facts.driver, facts.driver_cuda) == (driver, cuda)
+    s = overlay(None, facts)
+    assert (s.driver.version, s.driver.cuda_version) == (driver, cuda)
+
+
+def test_a_cuda_version_far_from_a_q_driver_line_is_not_the_drivers() -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "Driver Version                      : 440.82\n"
+        "Attached GPUs                       : 1\n"
+        "GPU 00000000:01:00.0\n"
+        "    Product Name                    : GeForce GTX 1650\n"
+        "    Product Brand                   : GeForce\n"
+        "CUDA Version                        : 12.1\n"
+    )
+    assert (extract(text).driver, extract(text).driver_cuda) == ("440.82", None)
+    # Beside it, it is (https://github.com/NVIDIA/nvidia-docker/issues/1330).
+    text = (
+        "Driver Version                      : 440.82\nCUDA Version                        : 10.2\n"
+    )
+    assert (extract(text).driver, extract(text).driver_cuda) == ("440.82", "10.2")
