@@ -112,6 +112,19 @@ def test_driver_535_supports_cuda_up_to_12_2(shipped: Matrix) -> None:
     assert branch.max_cuda == CudaVersion(12, 2)
 
 
+@pytest.mark.parametrize(
+    ("branch", "cuda"),
+    [(580, (13, 0)), (590, (13, 1)), (595, (13, 2)), (610, (13, 3)), (620, (13, 5))],
+)
+def test_newest_driver_branches_and_the_cuda_they_run(
+    shipped: Matrix, branch: int, cuda: tuple[int, int]
+) -> None:
+    # R610/R620: NVIDIA's redistrib manifests pair each driver with one cuda_compat CUDA.
+    row = shipped.driver_branch(branch)
+    assert row is not None
+    assert row.max_cuda == CudaVersion(*cuda)
+
+
 def test_cudnn_8_9_7_has_a_cuda_12_build(shipped: Matrix) -> None:
     rows = [r for r in shipped.cudnn_releases if r.version == "8.9.7" and r.cuda_major == 12]
     assert len(rows) == 1
@@ -335,3 +348,25 @@ def test_every_torch_release_on_pypi_has_its_pypi_build(shipped: Matrix) -> None
         )
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("gpu", "cc", "first_cuda"),
+    [
+        ("NVIDIA B300 SXM6 AC", "10.3", "12.9"),
+        ("NVIDIA GB300", "10.3", "12.9"),
+        ("NVIDIA GB10", "12.1", "12.9"),
+        ("NVIDIA Thor", "11.0", "13.0"),
+        ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0", "12.8"),
+        ("NVIDIA RTX PRO 4000 Blackwell SFF Edition", "12.0", "12.8"),
+    ],
+)
+def test_newest_gpus_and_the_first_cuda_that_targets_them(
+    shipped: Matrix, gpu: str, cc: str, first_cuda: str
+) -> None:
+    found = shipped.gpu_match(gpu)
+    assert found is not None and not found.inferred
+    assert str(found.compute_capability) == cc
+    rows = sorted(shipped.toolkit_archs, key=lambda r: r.cuda)
+    first = next(r.cuda for r in rows if found.compute_capability in r.compute_capabilities)
+    assert str(first) == first_cuda
