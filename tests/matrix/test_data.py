@@ -370,3 +370,28 @@ def test_newest_gpus_and_the_first_cuda_that_targets_them(
     rows = sorted(shipped.toolkit_archs, key=lambda r: r.cuda)
     first = next(r.cuda for r in rows if found.compute_capability in r.compute_capabilities)
     assert str(first) == first_cuda
+
+
+def test_patch_release_variants_inferred_from_the_release_line_say_so(shipped: Matrix) -> None:
+    inferred = [
+        b
+        for b in shipped.builds["torch"]
+        if set(b.versions) & {"2.14.1", "2.15.0"}
+        and not b.origin.source.startswith("https://pypi.org/")
+    ]
+    assert {b.variant for b in inferred if "2.14.1" in b.versions} >= {"cu126", "cu132", "cpu"}
+    for b in inferred:
+        assert b.origin.verified is False, (b.versions, b.variant)
+        assert (b.origin.note or "").startswith("INFERRED"), (b.versions, b.variant)
+        assert b.index_url is not None and b.index_url.startswith(
+            "https://download.pytorch.org/whl/"
+        )
+
+
+def test_cu128_and_cu129_torch_builds_start_at_sm_70(shipped: Matrix) -> None:
+    """.ci/manywheel/build_cuda.sh: 12.8/12.9 cases dropped sm_50/sm_60 (a Pascal GPU has
+    no code in them); every such row records its list."""
+    for b in shipped.builds["torch"]:
+        if b.variant in ("cu128", "cu129"):
+            assert b.archs is not None, (b.versions, b.variant)
+            assert min(b.archs) >= ComputeCapability(7, 0), (b.versions, b.variant)
