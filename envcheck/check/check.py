@@ -8,6 +8,7 @@ the matrix does not know gives a warning, never a silent pass.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
@@ -20,6 +21,7 @@ from envcheck.check.model import (
     INDEX_LACKS_VERSION,
     INVALID_VALUE,
     KERAS_TENSORFLOW_CONFLICT,
+    NO_SUCH_RELEASE,
     PYTHON_OUT_OF_RANGE,
     TARGET_UNSERVED,
     UNKNOWN_VERSION,
@@ -302,6 +304,10 @@ def _component(
         if major is None:
             return None
         return Component(pin, None, (Option("", None, major, None),))
+    missing = _no_such_release(pin, builds)
+    if missing is not None:
+        problems.append(missing)
+        return None
     pairs = _release_builds(pin, framework, builds, matrix)
     if not pairs:
         known = matrix.releases(framework)
@@ -340,6 +346,54 @@ def _component(
         for v, b in selected
     )
     return Component(pin, framework, options, via)
+
+
+_EXACT_RELEASE = re.compile(r"^==\s*(\d+(?:\.\d+)*)$")
+"""``==2.5.7``: an exact final release (no ``.*``, pre, post or dev part)."""
+
+
+def _no_such_release(pin: Pin, builds: Sequence[Build]) -> Optional[Problem]:
+    """EC108 for an exact pip pin of a release that does not exist (``torch==2.5.7``).
+
+    Judged from the matrix's release lists of the pin's own distribution, and only
+    where they leave no doubt: the release is newer than every release of its
+    minor the matrix lists while a later minor is listed (2.5.7 after 2.5.1, with
+    2.6.0 out), or its minor is missing between two listed ones (torch 1.14.0). A
+    gap inside a minor (a patch release whose wheels were not read), anything
+    outside the span the matrix covers, other distributions and conda pins
+    (channels publish their own version sets) are not judged here.
+    """
+    from packaging.version import InvalidVersion, Version
+
+    from envcheck.check.parse_requirements import normalise_name
+
+    m = _EXACT_RELEASE.match(_spec(pin).strip()) if pin.source == "pip" else None
+    if m is None:
+        return None
+    releases: set[Version] = set()
+    for build in builds:
+        if normalise_name(build.package) != pin.name:
+            continue
+        for v in build.versions:
+            with contextlib.suppress(InvalidVersion):
+                parsed = Version(v)
+                if not parsed.is_prerelease:
+                    releases.add(parsed)
+    wanted = Version(m.group(1))
+    if not releases or wanted in releases or not min(releases) < wanted < max(releases):
+        return None
+    minor = wanted.release[:2]
+    mates = [v for v in releases if v.release[:2] == minor]
+    if any(v > wanted for v in mates):
+        return None  # a gap inside a listed minor: not proof
+    below = max(v for v in releases if v < wanted)
+    above = min(v for v in releases if v > wanted)
+    return Problem(
+        pin.location,
+        NO_SUCH_RELEASE,
+        f"{pin.text}: {pin.name} {wanted} does not exist (the matrix lists every {pin.name}"
+        f" release from {min(releases)} to {max(releases)}); nearest releases: {below}, {above}",
+    )
 
 
 def _release_builds(

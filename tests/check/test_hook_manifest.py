@@ -49,6 +49,14 @@ def test_manifest_fields() -> None:
         ("uv.lock.bak", False),
         ("pyproject.toml.bak", False),
         ("docs/requirements/nested/x.txt", False),
+        ("dev-requirements.txt", True),
+        ("Requirements.txt", True),
+        ("requirements.in", True),
+        ("requirements/dev.in", True),
+        ("conda.yml", True),
+        ("services/ml/conda.yaml", True),
+        ("MANIFEST.in", False),
+        ("conda_build_config.yaml", False),
     ],
 )
 def test_files_regex(path: str, runs: bool) -> None:
@@ -69,6 +77,12 @@ def test_files_regex(path: str, runs: bool) -> None:
         "pixi.lock",
         "conda-lock.yml",
         "linux-64.conda-lock.yml",
+        "dev-requirements.txt",
+        "Requirements.txt",
+        "requirements-gpu.in",
+        "requirements/dev.in",
+        "conda.yml",
+        "conda.yaml",
     ],
 )
 def test_the_hook_runs_for_every_file_check_discovers(path: str, tmp_path: Path) -> None:
