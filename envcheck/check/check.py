@@ -54,6 +54,11 @@ CONDA_CUDA_PINS = (
     "cuda-cudart",
     "pytorch-cuda",
 )
+# The conda package through which a channel's CUDA builds fix their CUDA version
+# (matrices/README.md, conda.toml): a pin of it is judged against that channel's
+# [[package]] rows. conda-forge's ``cuda-version`` is left out: its rows omit the
+# CUDA 11.2 variants and are unverified (see conda.toml).
+CONDA_CHANNEL_OF_CUDA_PIN = {"pytorch-cuda": "pytorch", "cudatoolkit": "defaults"}
 _CUPY = re.compile(r"^cupy-cuda(\d+)(x?)$")
 _NVIDIA = re.compile(r"^nvidia-([a-z0-9-]+?)-cu(\d+)$")
 _CUDA_EXTRA = re.compile(r"^cuda(\d+)")
@@ -160,7 +165,9 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
             components.append(comp)
     distinct = _representatives(components)
     problems.extend(_major_conflicts(components))
-    problems.extend(_conda_cuda(env, distinct))
+    platforms = _platforms(env, target, matrix)
+    problems.extend(_conda_cuda(env, distinct, platforms, matrix))
+    problems.extend(_conda_pairings(env, platforms, matrix))
     problems.extend(_python_bounds(env, distinct))
     problems.extend(_keras_tensorflow(env, matrix))
     problems.extend(_targets(env, target, components, matrix))
@@ -696,7 +703,12 @@ def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
     return problems
 
 
-def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
+def _conda_cuda(
+    env: Environment,
+    components: Sequence[Component],
+    platforms: Optional[frozenset[str]],
+    matrix: Matrix,
+) -> list[Problem]:
     pins = [p for p in env.pins if p.source == "conda" and p.name in CONDA_CUDA_PINS]
     problems = _conda_cuda_pins(env, pins)
     for pin in pins:
@@ -706,6 +718,8 @@ def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Probl
         for comp in components:
             if comp.framework is None and not comp.pin.name.startswith("cupy"):
                 continue
+            if comp.pin.source == "conda" and _channel_cudas(comp.pin, pin, platforms, matrix):
+                continue  # the channel's own builds judge it (_conda_pairings), not pip's
             if comp.pin.source == "pip" and all(
                 o.build is not None and o.build.bundles_cuda for o in comp.options
             ):
@@ -719,6 +733,83 @@ def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Probl
                     CONDA_CUDA_CONTRADICTION,
                     f"{pin.text} gives CUDA {major}, but {_describe(comp)} is built for"
                     f" CUDA {_majors(majors)}",
+                )
+            )
+    return problems
+
+
+def _platforms(env: Environment, target: Target, matrix: Matrix) -> Optional[frozenset[str]]:
+    """The platforms (``windows-x86_64``) the environment must install on; None: any."""
+    targets, _ = declared_targets(env.declared, target, matrix)
+    known = frozenset(t.platform for t in targets if t.platform is not None)
+    return known or None
+
+
+def _channel_cudas(
+    pin: Pin, cuda_pin: Pin, platforms: Optional[frozenset[str]], matrix: Matrix
+) -> Optional[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """(channel, releases, CUDA versions) of the channel builds of a conda pin, from
+    conda.toml, for the channel whose CUDA ``cuda_pin`` (``pytorch-cuda``,
+    ``cudatoolkit``) fixes. None unless the rows cover every release of the
+    framework the pin allows on ``platforms``: a release the rows lack may have
+    other builds, so nothing is judged."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from envcheck import names
+
+    channel = CONDA_CHANNEL_OF_CUDA_PIN.get(cuda_pin.name)
+    framework = names.framework_of(pin.name, conda=True, aliases=False)
+    if channel is None or framework is None or not pin.specifier:
+        return None
+    try:
+        spec = SpecifierSet(pin.specifier)
+    except InvalidSpecifier:
+        return None
+    allowed = [v for v in matrix.releases(framework) if spec.contains(v, prereleases=True)]
+    rows = [
+        r
+        for r in matrix.conda_packages
+        if r.channel == channel
+        and r.name == pin.name
+        and r.cuda is not None
+        and (platforms is None or platforms & set(r.platforms))
+    ]
+    if not allowed or any(not any(v in r.versions for r in rows) for v in allowed):
+        return None
+    cudas = {r.cuda for r in rows if r.cuda and any(v in r.versions for v in allowed)}
+    return channel, tuple(allowed), tuple(sorted(cudas, key=_vkey))
+
+
+def _conda_pairings(
+    env: Environment, platforms: Optional[frozenset[str]], matrix: Matrix
+) -> list[Problem]:
+    """A ``pytorch-cuda``/``cudatoolkit`` pin whose CUDA no channel build of a pinned
+    framework release was made for (``pytorch=2.1.0`` with ``pytorch-cuda=12.4``;
+    ``tensorflow-gpu=1.14.0`` with ``cudatoolkit=10.1`` on Windows): conda finds no
+    build to install. Facts: conda.toml ``[[package]]`` rows."""
+    problems: list[Problem] = []
+    conda = [p for p in env.pins if p.source == "conda" and not p.constraint]
+    for cuda_pin in (p for p in conda if p.name in CONDA_CHANNEL_OF_CUDA_PIN):
+        version = _cuda_version(cuda_pin)
+        if version is None:
+            continue
+        for pin in conda:
+            if pin.name in CONDA_CUDA_PINS:
+                continue
+            known = _channel_cudas(pin, cuda_pin, platforms, matrix)
+            if known is None:
+                continue
+            channel, releases, cudas = known
+            if any(_vkey(c)[: len(version)] == version for c in cudas):
+                continue
+            where = f" on {', '.join(sorted(platforms))}" if platforms else ""
+            problems.append(
+                Problem(
+                    cuda_pin.location,
+                    CONDA_CUDA_CONTRADICTION,
+                    f"{cuda_pin.text}: the {channel} channel built {pin.name} {_span(releases)}"
+                    f" only for {cuda_pin.name} {', '.join(cudas)}{where}; {pin.text}"
+                    f" ({pin.location}) has no build for it",
                 )
             )
     return problems

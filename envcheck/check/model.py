@@ -93,6 +93,8 @@ EXPLANATIONS = {
         " pytorch-cuda pin against a framework build, two such pins naming different CUDA"
         " versions, or a CUDA newer than pixi's [system-requirements] cuda (an older major"
         " than it declares is a warning: it runs, but pixi refuses machines it would run on)."
+        " Also a pytorch-cuda or cudatoolkit pin no channel build of the pinned release was"
+        " made for (pytorch=2.1.0 with pytorch-cuda=12.4), from matrices/conda.toml."
     ),
     PYTHON_OUT_OF_RANGE: (
         "requires-python, Poetry's python, or a conda python pin allows a Python the pinned"
