@@ -37,7 +37,7 @@ from envcheck.check.model import (
 )
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
-from envcheck.compat.target import Target, resolve_gpu
+from envcheck.compat.target import Target, check_driver_branch, resolve_gpu
 from envcheck.model._frozen import record, replace
 
 if TYPE_CHECKING:
@@ -912,6 +912,12 @@ def declared_targets(
                 UNREADABLE,
             )
         )
+    elif driver is not None:
+        try:
+            check_driver_branch(driver, matrix)
+        except ValueError as exc:
+            problems.append(Problem(declared.location, INVALID_VALUE, str(exc), UNREADABLE))
+            driver = None
     if cli.gpus:
         gpus, names = list(cli.gpus), list(cli.gpu_names)
     base = Target(
