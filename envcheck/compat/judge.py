@@ -642,7 +642,10 @@ def _arch_reason(
 
 
 def _from(where: Optional[str]) -> str:
-    return f", from {where}" if where else ""
+    if not where:
+        return ""
+    # "inferred from the release's cu124 builds" says its own "from".
+    return f", {where}" if where.startswith("inferred ") else f", from {where}"
 
 
 @functools.lru_cache(maxsize=1024)

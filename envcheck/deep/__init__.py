@@ -232,8 +232,8 @@ def deep_findings(
                         Severity.ERROR,
                         f"{r.framework} cannot use the GPU (smoke test failed)",
                         evidence=tuple(evidence) or (r.summary,),
-                        fix="See the findings above for the cause; rerun with --json for "
-                        "the full output.",
+                        fix="The evidence above shows how the test failed; rerun with --json"
+                        " for the full output.",
                     )
                 )
         h2d = r.metrics.get("h2d_gbps")

@@ -219,8 +219,11 @@ def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
         name = names.canonical(req.name)
         framework = names.framework_of(name) or (name if names.companion_of(name) else None)
         if framework is None:
-            known = ", ".join(n for n in names.known_names() if n != "tf")
-            raise PlanInputError(f"envcheck cannot plan {req.name!r}; it plans: {known}")
+            plannable = [n for n in names.known_names() if n != "tf"]
+            hint = names.did_you_mean(req.name, plannable)
+            raise PlanInputError(
+                f"cannot plan {req.name[:80]!r}{hint}; envcheck plans: {', '.join(plannable)}"
+            )
         if framework in out:
             raise PlanInputError(f"{framework} requested twice ({out[framework].name}, {name})")
         out[framework] = _Request(framework, name, req)
