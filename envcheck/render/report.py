@@ -30,7 +30,7 @@ def render_report_text(report: Report, console: Any, matrix: Any = None) -> None
     """The doctor report on a rich Console or a ``PlainConsole``; with the
     ``matrix``, a GPU without a reported CC gets it from its name."""
     from envcheck.render.blocks import Line, emit
-    from envcheck.render.text import matrix_gpu_lookup, snapshot_sections
+    from envcheck.render.text import matrix_gpu_lookup, snapshot_sections, stderr_tail_block
 
     lookup = matrix_gpu_lookup(matrix) if matrix is not None else None
     for section in snapshot_sections(report.snapshot, lookup):
@@ -51,6 +51,9 @@ def render_report_text(report: Report, console: Any, matrix: Any = None) -> None
             if summary:
                 line.append(f"  {summary}")
             emit(console, line)
+            tail = result.get("stderr_tail")
+            if tail:
+                emit(console, stderr_tail_block(str(result.get("framework", "?")), tail))
         emit(console, "")
     emit(console, Line.of("Findings", "bold italic"))
     if not report.findings:
