@@ -139,9 +139,21 @@ def doctor(
                     status.update(f"Running GPU smoke test: {framework}...")
 
             results = run_deep(snapshot, python=python, timeout=deep_timeout, on_start=tell)
-        report = diagnose(snapshot, matrix, extra=extra + deep_findings(results, snapshot, matrix))
         from dataclasses import replace
 
+        if policy is not None:
+            # A child's error and stderr tail hold paths and host names like any
+            # other output; redacted before they are judged, shown or serialised.
+            results = tuple(
+                replace(
+                    r,
+                    error=policy.text(r.error) if r.error else r.error,
+                    output_tail=policy.text(r.output_tail),
+                    checks=tuple(policy.json([dict(c) for c in r.checks])),
+                )
+                for r in results
+            )
+        report = diagnose(snapshot, matrix, extra=extra + deep_findings(results, snapshot, matrix))
         report = replace(report, deep=tuple(r.to_json() for r in results))
     from envcheck.doctor import ignore_findings
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +54,14 @@ _TF_DIES = (
 
 def venv36_with_tensorflow(tmp_path: Path, init: str) -> Path:
     """A Python 3.6 venv holding a stub tensorflow-gpu 1.14.0; its python."""
-    base = need("3.6")
-    env = tmp_path / "tf1-py36"
+    return venv_with_tensorflow(need("3.6"), tmp_path, init)
+
+
+def venv_with_tensorflow(base: Path, tmp_path: Path, init: str) -> Path:
+    """A venv of ``base`` holding a stub tensorflow-gpu 1.14.0; its python."""
+    env = tmp_path / "tf1-env"
     subprocess.run([str(base), "-m", "venv", "--without-pip", str(env)], check=True, timeout=60)
-    site = next((env / "lib").glob("python3.6/site-packages"))
+    site = next((env / "lib").glob("python3.*/site-packages"))
     dist = site / "tensorflow_gpu-1.14.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text(
@@ -244,3 +249,24 @@ def test_output_tail_bounds_lines_and_characters() -> None:
     assert len(tail) == TAIL_CHARS
     assert tail.startswith("...")
     assert output_tail("z" * 10**7).endswith("z") and len(output_tail("z" * 10**7)) == TAIL_CHARS
+
+
+@pytest.mark.real_machine
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="builds a POSIX venv layout (bin/, lib/)")
+def test_deep_stderr_tail_is_redacted_in_the_text_report(tmp_path: Path) -> None:
+    """The tail is output like any other: --redact hides the home directory in it."""
+    dies = (
+        "import os, sys\n"
+        "sys.stderr.write('failed to load ' + os.path.expanduser('~/models/net.so') + '\\n')\n"
+        "sys.stderr.flush()\n"
+        "os._exit(1)\n"
+    )
+    python = venv_with_tensorflow(Path(sys.executable), tmp_path, dies)
+    home = str(Path("~").expanduser())
+    _, plain, _ = run_cli("doctor", "--deep", "--python", str(python))
+    assert f"    failed to load {home}/models/net.so" in plain
+    _, redacted, _ = run_cli("doctor", "--deep", "--python", str(python), "--redact")
+    assert "tensorflow: end of stderr (1 lines)" in redacted
+    assert "/models/net.so" in redacted
+    assert home not in redacted
