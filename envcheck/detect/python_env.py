@@ -126,14 +126,14 @@ def read_conda_meta(system: System, prefix: str) -> Optional[dict[str, str]]:
     return out
 
 
+TOO_OLD_PREFIX = "envcheck needs the target Python to be 3.6 or newer; "
+_TOO_OLD_RE = re.compile(r" is (\d+\.\d+\.\d+)$")
+
+
 def too_old_message(exe: str, version: str) -> str:
     """The one line for an interpreter older than 3.6; ``_pyinfo.py`` and
     ``_smoke.py`` print the same words when Python 2 or 3.0-3.5 runs them."""
     return f"{TOO_OLD_PREFIX}{exe} is {version}"
-
-
-TOO_OLD_PREFIX = "envcheck needs the target Python to be 3.6 or newer; "
-_TOO_OLD_RE = re.compile(r" is (\d+\.\d+\.\d+)$")
 
 
 def _facts(system: System, ctx: Context) -> Optional[dict[str, Any]]:
