@@ -275,11 +275,22 @@ class Framework(_Model):
 class ProbeError(_Model):
     probe: Optional[str] = None
     message: Optional[str] = None
+    detail: Optional[str] = None
+    """The last lines a failed child process wrote to stderr (a traceback's end),
+    bounded; None when there is nothing more than the message."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("probe", str),
         ("message", str),
+        ("detail", str),
     )
+
+    def to_json(self) -> dict[str, Any]:
+        # ``detail`` only where there is one: most errors are one line.
+        data = dump_fields(self)
+        if data.get("detail") is None:
+            del data["detail"]
+        return data
 
 
 @record
