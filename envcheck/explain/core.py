@@ -451,18 +451,10 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
 
 
 def _plan_command(framework: str, target: Target, matrix: Matrix) -> Optional[str]:
-    """The pip command of the resolver's plan for ``framework`` on ``target``."""
-    from envcheck.resolve.emit import EMITTERS
-    from envcheck.resolve.plan import plan
+    """The resolver's commands installing ``framework`` on ``target``."""
+    from envcheck.rules._fix import install_fix
 
-    try:
-        result = plan([framework], target, matrix)
-    except Exception:  # noqa: BLE001 - a fix suggestion must not break the explanation
-        return None
-    if result.unsatisfiable is not None:
-        return None
-    lines = [ln for ln in EMITTERS["pip"](result).splitlines() if ln and not ln.startswith("#")]
-    return "\n  ".join(lines) or None
+    return install_fix(framework, target, matrix)
 
 
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
@@ -546,13 +538,15 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             from envcheck.rules._fix import install_fix
 
             command = install_fix(
-                fw.name, replace(target, nvidia=True), matrix, snapshot.packages, fw.version
+                fw.name,
+                replace(target, nvidia=True),
+                matrix,
+                snapshot.packages,
+                fw.version,
+                fw.package or fw.name,
             )
             if command:
-                fix = (
-                    "Install a GPU build that runs here:\n  "
-                    f"pip uninstall -y {fw.package or fw.name}\n  {command}"
-                )
+                fix = f"Install a GPU build that runs here:\n  {command}"
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
         else:

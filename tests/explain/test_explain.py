@@ -527,7 +527,14 @@ def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) 
     assert m.root_cause == (
         "tensorflow 2.10.0 needs the CUDA 11.x runtime but could not load its cublas library"
     )
-    assert m.fix is not None and "nvidia-cuda-runtime-cu11" in m.fix
+    # The resolver's plan for the build (the mini matrix knows no nvidia-* wheel versions).
+    from envcheck.compat.target import target_from_snapshot
+    from envcheck.resolve.emit import emit_conda
+    from envcheck.resolve.plan import plan
+
+    planned = plan(["tensorflow==2.10.0"], target_from_snapshot(snap(frameworks=[tf])), mini_matrix)
+    conda = emit_conda(planned).splitlines()[1]
+    assert m.fix is not None and conda in m.fix
     # The CUDA it lacked is installed, but not where the process looks.
     kit = [{"version": "11.8.89", "path": "/opt/cuda-11.8"}]
     m = only(
