@@ -887,3 +887,29 @@ def test_a_machines_own_gpus_are_not_replaced_by_prose_names() -> None:
     machine = snap(gpus=[{"index": 0, "name": "NVIDIA A100-SXM4-40GB"}])
     laid = overlay(machine, known_gpus(extract(PROSE_GT730), shipped))
     assert [g.name for g in laid.gpus] == ["NVIDIA A100-SXM4-40GB"]
+
+
+def test_a_cause_without_a_doctor_fix_gets_the_resolvers_commands(mini_matrix: Matrix) -> None:
+    # The doctor names no fix of its own here, the signature's advice is version-free:
+    # the fix is the resolver's plan replacing the installed build.
+    from envcheck.explain.core import _resolver_fix
+    from envcheck.rules._fix import install_fix
+
+    unknown = {"name": "torch", "version": "2.5.1", "package": "torch"}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[unknown],
+        python={"version": "3.11.9"},
+    )
+    m = only(
+        explain("AssertionError: Torch not compiled with CUDA enabled", s, mini_matrix),
+        "torch-not-compiled-with-cuda",
+    )
+    from envcheck.compat.target import target_from_snapshot
+
+    command = install_fix(
+        "torch", target_from_snapshot(s), mini_matrix, s.packages, "2.5.1", "torch"
+    )
+    assert command is not None and "pip uninstall -y torch" in command
+    assert _resolver_fix(m, s, mini_matrix) == f"Install a build that runs here:\n  {command}"
