@@ -138,6 +138,33 @@ def replace_build(
     return None
 
 
+def install_commands(
+    requests: Sequence[str],
+    target: Target,
+    matrix: Matrix,
+    *,
+    env_kind: Optional[str] = None,
+    installed: Optional[Mapping[str, Optional[str]]] = None,
+    replacing: Optional[str] = None,
+) -> Optional[list[str]]:
+    """The plan for ``requests`` on ``target`` as commands: conda where a pick's wheel
+    lacks the CUDA libraries it loads (the toolkit and cuDNN come with it), else pip.
+    None when nothing satisfies the request."""
+    result = _try_plan(requests, target, matrix)
+    if result is None:
+        return None
+    lacking = any(p.bundles_cuda is False and p.cuda is not None for p in result.picks)
+    if lacking:
+        conda = _conda_commands(result, env_kind)
+        if conda:
+            # A new conda environment leaves this one alone; into the active conda
+            # environment, the broken build goes first.
+            gone = [replacing] if replacing and env_kind == "conda" else []
+            pre = [join_argv(["pip", "uninstall", "-y", *gone], target.os)] if gone else []
+            return pre + conda
+    return _commands(result, installed or {}, (replacing,) if replacing else ())
+
+
 def route_commands(
     framework: str, version: Optional[str], target: Target, matrix: Matrix, installed_package: str
 ) -> Optional[list[str]]:

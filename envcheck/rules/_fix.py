@@ -89,3 +89,22 @@ def reinstall_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional
     )
     text = commands_text(commands)
     return f"Reinstall {fw.package or fw.name} with its dependencies:\n  {text}" if text else None
+
+
+def plan_fix(
+    requests: list[str], target: Target, snapshot: Snapshot, matrix: Matrix, replacing: str
+) -> Optional[str]:
+    """The resolver's commands installing ``requests`` on ``target`` in place of
+    ``replacing`` (conda where the wheels lack their CUDA libraries)."""
+    from envcheck.resolve.fix import install_commands
+
+    return commands_text(
+        install_commands(
+            requests,
+            target,
+            matrix,
+            env_kind=snapshot.python.env_kind,
+            installed=snapshot.packages,
+            replacing=replacing,
+        )
+    )

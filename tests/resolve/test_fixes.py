@@ -238,3 +238,20 @@ def test_windows_plans_are_quoted_for_cmd(matrix: Any) -> None:
     )
     assert "'cudnn=7.*'" in linux
     assert join_argv(["pip", "install", "a<2"], "windows") == 'pip install "a<2"'
+
+
+def test_tf_without_windows_gpu_builds_gets_the_plan_for_native_windows(matrix: Any) -> None:
+    s = _snapshot(
+        platform={"os": "windows", "arch": "x86_64"},
+        python={"version": "3.10.11", "env_kind": "venv"},
+        driver={"version": "537.13"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 3060"}],
+        frameworks=[{"name": "tensorflow", "version": "2.15.0", "cpu_only": True}],
+        packages={"tensorflow": "2.15.0"},
+    )
+    fix = _finding(s, matrix, "tensorflow-windows-no-gpu").fix or ""
+    planned = plan(["tensorflow"], target_from_snapshot(s), matrix)
+    for line in emit_conda(planned).splitlines()[1:]:
+        assert line in fix
+    assert "'" not in fix.split("\n", 1)[1]  # cmd.exe / PowerShell quoting
+    assert "pip install nvidia" not in fix
