@@ -243,8 +243,10 @@ def _check_pairings(matrix: Matrix) -> None:
                 _fail(comp.origin, f"companion row for torch {comp.version}: no torch build")
     for floor in matrix.arch_floors:
         _check_floor(matrix, floor)
-    for row in (*matrix.library_loaders, *matrix.build_routes):
-        _check_covers(matrix, row.framework, row.versions, row.origin, type(row).__name__)
+    for loader in matrix.library_loaders:
+        _check_covers(matrix, loader.framework, loader.versions, loader.origin, "loader")
+    for route in matrix.build_routes:
+        _check_covers(matrix, route.framework, route.versions, route.origin, "route")
     tensorflow = {v for b in matrix.builds.get("tensorflow", ()) for v in b.versions}
     if tensorflow:
         for pin in matrix.keras_pins:
