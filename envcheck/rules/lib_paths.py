@@ -449,6 +449,10 @@ def _runtime_not_loaded(
         )
     if fw is not None or len(key) > 1:
         fix = _runtime_fix(fw, cuda, snapshot, matrix)
+    elif snapshot.platform.os == "windows":
+        # Which program loads it, and so whether its loader searches pip's wheel
+        # directories, is not known (TensorFlow <= 2.10 searches PATH only).
+        fix = f"Install the CUDA {key[0]} toolkit and put its bin directory on {path}."
     else:
         fix = (
             f"Install the CUDA {key[0]} toolkit and put its libraries on {path}, or the "

@@ -255,3 +255,13 @@ def test_tf_without_windows_gpu_builds_gets_the_plan_for_native_windows(matrix: 
         assert line in fix
     assert "'" not in fix.split("\n", 1)[1]  # cmd.exe / PowerShell quoting
     assert "pip install nvidia" not in fix
+
+
+def test_a_windows_dll_of_an_unknown_program_gets_no_pip_wheels(matrix: Any) -> None:
+    # No framework says who loads cudart64_110.dll: its loader may search PATH only.
+    s = _snapshot(
+        platform={"os": "windows", "arch": "x86_64"},
+        libraries=[{"name": "cudart", "version": "11.0", "source": "not-loadable"}],
+    )
+    fix = _finding(s, matrix, "cuda-runtime-missing").fix or ""
+    assert "pip install" not in fix and "PATH" in fix
