@@ -281,6 +281,7 @@ def install(
     from envcheck.compat.target import target_from_snapshot
     from envcheck.matrix import load_matrix
     from envcheck.resolve import emit
+    from envcheck.resolve.fix import shadowing
     from envcheck.resolve.shell import join_argv
 
     if use_conda and installer not in (None, "conda"):
@@ -304,8 +305,15 @@ def install(
                 raise
             uv, uv_missing = "uv", True  # a dry run shows the commands; a real run needs uv
         argvs = uv_argvs(result, interpreter, uv)
+        gone = shadowing(result, before.packages)
+        if gone:
+            argvs.insert(0, [uv, "pip", "uninstall", "--python", interpreter, *gone])
     else:
         argvs = emit.pip_argvs(result, interpreter)
+        # pip keeps an installed 0.28.0+cpu for ==0.28.0: those go first.
+        gone = shadowing(result, before.packages)
+        if gone:
+            argvs.insert(0, [interpreter, "-m", "pip", "uninstall", "-y", *gone])
     # What is shown is what runs: the same argv lists, in order.
     shown = "\n".join(
         [f"# envcheck plan for {result.target.describe()}"]
