@@ -15,6 +15,7 @@ The wrong fixes the issue lists, each on the machine it was seen on:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -159,7 +160,9 @@ def test_libcudart_12_under_import_torch_reinstalls_torch(matrix: Any) -> None:
     ("request_", "good", "new"),
     [("tensorflow-gpu==1.15.5", "7.5", "8.6"), ("torch==1.4.0", "7.5", "8.6")],
 )
-def test_cuda_10_builds_fail_on_ampere(matrix: Any, request_: str, good: str, new: str) -> None:
+def test_cuda_10_builds_fail_on_ampere(
+    matrix: Any, request_: str, good: str, new: str, tmp_path: Path
+) -> None:
     # The same release runs on Turing (its CUDA 10 libraries have sm_75 code) ...
     assert plan([request_], machine("535.104.05", good, python="3.7"), matrix).ok
     # ... and fails on an RTX 3060/3090: its cuBLAS/cuDNN predate sm_8x.
@@ -171,8 +174,16 @@ def test_cuda_10_builds_fail_on_ampere(matrix: Any, request_: str, good: str, ne
         key=lambda r: r.cuda,
     )
     assert first.origin.source in p.unsatisfiable.sources
-    code, out, _ = run_cli("matrix", "why", request_, "--gpu", f"sm_{new.replace('.', '')}")
+    sm = f"sm_{new.replace('.', '')}"
+    code, out, _ = run_cli("matrix", "why", request_, "--gpu", sm)
     assert code == 1, out
+    # check agrees: the pin cannot serve that GPU.
+    reqs = tmp_path / "requirements.txt"
+    reqs.write_text(request_ + "\n", encoding="utf-8")
+    args = ("--gpu", sm, "--driver", "535.104.05", "--python-version", "3.7", "--os", "linux")
+    code, out, err = run_cli("check", str(reqs), *args)
+    assert code == 1, out + err
+    assert "requirements.txt:1:" in out + err
 
 
 def test_tf_1_15_on_ampere_names_nvidias_build(matrix: Any) -> None:
