@@ -53,7 +53,3 @@ def join_argv(argv: Iterable[str], os_name: Optional[str]) -> str:
     """A command line for the target's shell."""
     return " ".join(quote_arg(a, os_name) for a in argv)
 
-
-def env_var(name: str, os_name: Optional[str]) -> str:
-    """How the target's shell spells the value of an environment variable in a path."""
-    return f"%{name}%" if is_windows(os_name) else f"${name}"
