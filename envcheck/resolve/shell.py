@@ -19,8 +19,9 @@ from typing import Optional
 
 WINDOWS = "windows"
 
-# Characters neither cmd.exe nor PowerShell treats specially in a bare word.
-_WINDOWS_SAFE = re.compile(r"[A-Za-z0-9_\-.=/\\:+@]+")
+# Characters neither cmd.exe nor PowerShell treats specially in a bare word (not "@",
+# which starts a PowerShell splat).
+_WINDOWS_SAFE = re.compile(r"[A-Za-z0-9_\-.=/\\:+]+")
 
 
 def is_windows(os_name: Optional[str]) -> bool:

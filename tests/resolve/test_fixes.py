@@ -231,6 +231,7 @@ def test_a_plan_held_back_by_a_companion_says_which_pairing_is_missing(matrix: A
         ("tensorflow[and-cuda]==2.15.0", '"tensorflow[and-cuda]==2.15.0"', None),
         ('a"b', '"a\\"b"', None),
         ("", '""', "''"),
+        ("@args", '"@args"', "@args"),  # PowerShell would splat a bare @args
     ],
 )
 def test_one_quoting_function_by_the_targets_os(arg: str, windows: str, posix: Any) -> None:
