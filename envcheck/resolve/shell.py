@@ -53,4 +53,3 @@ def quote_arg(arg: str, os_name: Optional[str]) -> str:
 def join_argv(argv: Iterable[str], os_name: Optional[str]) -> str:
     """A command line for the target's shell."""
     return " ".join(quote_arg(a, os_name) for a in argv)
-
