@@ -12,7 +12,9 @@ golden plan files, and from the doctor's fixes on the doctor fixture snapshots. 
 - on another index (``--index-url``): the matrix has a build of that package served
   from that index (torch's variants) or a companion paired with one;
 - a package only served elsewhere (``[[route]]`` rows: nvidia-tensorflow, a
-  placeholder on PyPI) must come with its index.
+  placeholder on PyPI) must come with its index;
+- a ``conda create``/``conda install`` names only packages its channel ships (the
+  matrix's conda.toml rows, the conda-forge names the emitter maps to, the toolkit).
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ def _known(matrix: Any) -> tuple[set[tuple[str, str]], dict[str, set[str]]]:
 def _pip_lines(text: str) -> Iterator[str]:
     for line in text.splitlines():
         line = line.strip()
-        if line.startswith("pip install"):
+        if line.startswith(("pip install", "conda create", "conda install")):
             yield line
 
 
@@ -177,7 +179,42 @@ def _commands(matrix: Any) -> Iterator[tuple[str, str]]:
                 yield f"{name} {f.id}", line
 
 
+# conda packages every conda command may name: the interpreter, pip, and the CUDA
+# toolkit, cuDNN and cuda-version metapackage the emitters pin beside a framework.
+_CONDA_BASE = {"python", "pip", "cudatoolkit", "cudnn", "cuda-version"}
+
+
+def _conda_problems(line: str, matrix: Any) -> list[str]:
+    """A ``conda create``/``conda install`` names only packages the channel ships: the
+    matrix's ``[[package]]`` rows of that channel (and their versions, on defaults,
+    whose rows are the only record) or the conda-forge names the emitter maps to."""
+    from envcheck.resolve.emit import CONDA_FORGE_NAMES
+
+    argv = shlex.split(line)
+    channel = argv[argv.index("-c") + 1]
+    specs = argv[argv.index("--override-channels") + 1 :]
+    rows = [r for r in matrix.conda_packages if r.channel == channel]
+    names = {r.name for r in rows} | _CONDA_BASE
+    if channel == "conda-forge":
+        names |= {n for n, _ in CONDA_FORGE_NAMES.values()} | {"jax"}
+    out = []
+    for spec in specs:
+        name, _, rest = spec.partition("=")
+        version = rest.split("=")[0]
+        if name not in names:
+            out.append(f"{spec}: {channel} ships no {name} the matrix knows")
+        elif (
+            channel == "defaults"
+            and name not in _CONDA_BASE
+            and not any(r.name == name and version in r.versions for r in rows)
+        ):
+            out.append(f"{spec}: the matrix records no {name} {version} on {channel}")
+    return out
+
+
 def _problems(line: str, listing: dict[str, str], matrix: Any) -> list[str]:
+    if line.startswith("conda"):
+        return _conda_problems(line, matrix)
     known, served = _known(matrix)
     argv = shlex.split(line)[2:]
     reqs, index, extra = [], None, []
@@ -248,6 +285,8 @@ def test_every_emitted_package_and_version_exists(matrix: Any, commands: list[An
         "pip install torch==2.99.0",  # no such release
         "pip install nvidia-tensorflow",  # PyPI has only a placeholder
         "pip install torchvision==0.28.0 --index-url https://download.pytorch.org/whl/cu999",
+        "conda create -n gpu -c defaults --override-channels tensorflow-gpu=9.9.9",
+        "conda install -c conda-forge --override-channels nvidia-cudnn-cu10",
     ],
 )
 def test_the_check_catches_a_command_that_cannot_work(matrix: Any, line: str) -> None:
