@@ -56,11 +56,30 @@ def libraries_fix(
 ) -> str:
     """The resolver's commands that give ``fw`` the CUDA libraries (``cudnn`` and, unless
     ``cudnn_only``, the runtime of ``cuda``) it loads from the system on this target."""
-    from envcheck.resolve.fix import supply_libraries
-    from envcheck.rules._facts import framework_cuda, target_of
+    from envcheck.rules._facts import framework_cuda
 
     cuda = cuda or framework_cuda(fw)
-    commands = supply_libraries(
+    try:
+        commands = _supply(fw, snapshot, matrix, cudnn, cuda, cudnn_only)
+    except Exception:  # noqa: BLE001 - a fix suggestion must never break the doctor
+        return f"Install the CUDA libraries {fw.package or fw.name} {fw.version or ''} loads."
+    what = f"cuDNN {cudnn}" if cudnn_only and cudnn else "the CUDA libraries"
+    lead = f"Install {what} {fw.package or fw.name} {fw.version or ''} loads, where it looks:"
+    return " ".join(lead.split()) + "\n  " + "\n  ".join(commands)
+
+
+def _supply(
+    fw: Framework,
+    snapshot: Snapshot,
+    matrix: Matrix,
+    cudnn: Optional[str],
+    cuda: Optional[CudaVersion],
+    cudnn_only: bool,
+) -> list[str]:
+    from envcheck.resolve.fix import supply_libraries
+    from envcheck.rules._facts import target_of
+
+    return supply_libraries(
         fw.name or "",
         fw.package or fw.name or "",
         fw.version,
@@ -72,9 +91,6 @@ def libraries_fix(
         installed=snapshot.packages,
         cudnn_only=cudnn_only,
     )
-    what = f"cuDNN {cudnn}" if cudnn_only and cudnn else "the CUDA libraries"
-    lead = f"Give {fw.package or fw.name} {fw.version or ''} {what} where it loads them from:"
-    return " ".join(lead.split()) + "\n  " + "\n  ".join(commands)
 
 
 def reinstall_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[str]:
