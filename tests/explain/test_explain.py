@@ -528,7 +528,14 @@ def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) 
     assert m.root_cause == (
         "tensorflow 2.10.0 needs the CUDA 11.x runtime but could not load its cublas library"
     )
-    assert m.fix is not None and "nvidia-cuda-runtime-cu11" in m.fix
+    # The resolver's plan for the build (the mini matrix knows no nvidia-* wheel versions).
+    from envcheck.compat.target import target_from_snapshot
+    from envcheck.resolve.emit import emit_conda
+    from envcheck.resolve.plan import plan
+
+    planned = plan(["tensorflow==2.10.0"], target_from_snapshot(snap(frameworks=[tf])), mini_matrix)
+    conda = emit_conda(planned).splitlines()[1]
+    assert m.fix is not None and conda in m.fix
     # The CUDA it lacked is installed, but not where the process looks.
     kit = [{"version": "11.8.89", "path": "/opt/cuda-11.8"}]
     m = only(
@@ -923,3 +930,29 @@ def test_a_cuda_version_far_from_a_q_driver_line_is_not_the_drivers() -> None:
         "Driver Version                      : 440.82\nCUDA Version                        : 10.2\n"
     )
     assert (extract(text).driver, extract(text).driver_cuda) == ("440.82", "10.2")
+
+
+def test_a_cause_without_a_doctor_fix_gets_the_resolvers_commands(mini_matrix: Matrix) -> None:
+    # The doctor names no fix of its own here, the signature's advice is version-free:
+    # the fix is the resolver's plan replacing the installed build.
+    from envcheck.explain.core import _resolver_fix
+    from envcheck.rules._fix import install_fix
+
+    unknown = {"name": "torch", "version": "2.5.1", "package": "torch"}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[unknown],
+        python={"version": "3.11.9"},
+    )
+    m = only(
+        explain("AssertionError: Torch not compiled with CUDA enabled", s, mini_matrix),
+        "torch-not-compiled-with-cuda",
+    )
+    from envcheck.compat.target import target_from_snapshot
+
+    command = install_fix(
+        "torch", target_from_snapshot(s), mini_matrix, s.packages, "2.5.1", "torch"
+    )
+    assert command is not None and "pip uninstall -y torch" in command
+    assert _resolver_fix(m, s, mini_matrix) == f"Install a build that runs here:\n  {command}"

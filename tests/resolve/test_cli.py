@@ -402,3 +402,20 @@ def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     )
     assert code == 1
     assert "not 3.8" in err and "no kernels for GeForce GTX 670 (sm_30)" in err
+
+
+def test_install_uninstalls_a_cpu_build_the_pin_would_keep(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pip keeps an installed torch 2.13.0+cpu for torch==2.13.0: it goes first.
+    from dataclasses import replace
+
+    from envcheck.commands import _common
+    from envcheck.snapshot_io import read_snapshot
+
+    snap = read_snapshot(RTX5090_SNAPSHOT)
+    snap = replace(snap, packages={**snap.packages, "torch": "2.13.0+cpu"})
+    monkeypatch.setattr(_common, "detect_snapshot", lambda obj, python: snap)
+    code, out, err = run_cli("install", "torch==2.13.*", "--dry-run", "--python", "/v/bin/python")
+    assert code == 0, err
+    lines = [ln for ln in out.splitlines() if ln.startswith("/v/bin/python")]
+    assert lines[0] == "/v/bin/python -m pip uninstall -y torch"
+    assert lines[1].startswith("/v/bin/python -m pip install torch==2.13.0 --index-url")
