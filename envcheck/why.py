@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck import names
 from envcheck.errors import InputError
+from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
@@ -196,18 +197,8 @@ def parse_spec(text: str) -> Spec:
     return Spec(text.strip(), kind, package, version, variant, m.group("extra"))
 
 
-def _version_match(wanted: str, version: str) -> bool:
-    """``2.5`` matches ``2.5.0`` and ``2.5.1``; ``2.5.1`` matches only itself (and ``2.5.1.0``)."""
-    w = [p for p in wanted.split("+")[0].split(".") if p]
-    v = version.split("+")[0].split(".")
-    if v[: len(w)] == w:
-        return True
-    # 2.15 == 2.15.0: trailing zeros are equal
-    return bool(len(w) > len(v) and w[: len(v)] == v and all(p == "0" for p in w[len(v) :]))
-
-
 def _releases(matrix: Matrix, spec: Spec) -> list[str]:
-    return [v for v in matrix.releases(spec.kind) if _version_match(spec.version, v)]
+    return [v for v in matrix.releases(spec.kind) if release_matches(spec.version, v)]
 
 
 def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
@@ -330,7 +321,7 @@ def _wants_cuda(spec: Spec, target: Target) -> bool:
 
 
 def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:
-    return [r for r in matrix.cudnn_releases if _version_match(spec.version, r.version)]
+    return [r for r in matrix.cudnn_releases if release_matches(spec.version, r.version)]
 
 
 def _cudnn_options(
@@ -589,7 +580,9 @@ def _cross_reasons(
 
 def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
     rows = [
-        r for r in matrix.keras_releases if any(_version_match(spec.version, v) for v in r.versions)
+        r
+        for r in matrix.keras_releases
+        if any(release_matches(spec.version, v) for v in r.versions)
     ]
     if not rows:
         return [], [Reason(ERROR, f"keras {spec.version} is not in the matrix")]

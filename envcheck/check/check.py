@@ -37,6 +37,7 @@ from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
 from envcheck.compat.target import Target, resolve_gpu
 from envcheck.model._frozen import record, replace
+from envcheck.model.versions import release_key, release_minor
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -207,7 +208,9 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
             if any(keras_with_tensorflow(a, b, matrix) is None for a in kv for b in tv):
                 continue
             # Every pair conflicts; say why for the newest of each, what pip tries first.
-            newest = keras_with_tensorflow(max(kv, key=_vkey), max(tv, key=_vkey), matrix)
+            newest = keras_with_tensorflow(
+                max(kv, key=release_key), max(tv, key=release_key), matrix
+            )
             assert newest is not None
             problems.append(
                 Problem(
@@ -319,7 +322,7 @@ def _component(
     if not selected:
         return None
     if all(b.withdrawn for _, b in selected):
-        gone = sorted({v for v, _ in selected}, key=_vkey)
+        gone = sorted({v for v, _ in selected}, key=release_key)
         problems.append(
             Problem(
                 pin.location,
@@ -382,7 +385,7 @@ def _select_index(
     problems: list[Problem],
 ) -> tuple[list[tuple[str, Build]], str]:
     """Narrow to the builds the pin's index serves; EC103 when it serves none."""
-    versions = sorted({v for v, _ in pairs}, key=_vkey)
+    versions = sorted({v for v, _ in pairs}, key=release_key)
     label = pin.text
     if pin.local:
         local = pin.local
@@ -458,10 +461,6 @@ def _select_index(
     return on_extra + [p for p in pypi if p not in on_extra], ""
 
 
-def _minor(version: str) -> tuple[int, ...]:
-    return _vkey(version)[:2]
-
-
 def _minor_mates(
     versions: Sequence[str], builds: Sequence[Build], wanted: Callable[[Build], bool]
 ) -> list[tuple[str, Build]]:
@@ -474,7 +473,9 @@ def _minor_mates(
     out = []
     for version in versions:
         mates = [
-            b for b in builds if wanted(b) and any(_minor(v) == _minor(version) for v in b.versions)
+            b
+            for b in builds
+            if wanted(b) and any(release_minor(v) == release_minor(version) for v in b.versions)
         ]
         out += [(version, b) for b in mates]
     return out
@@ -482,8 +483,8 @@ def _minor_mates(
 
 def _variants_known(versions: Sequence[str], builds: Sequence[Build]) -> bool:
     """Whether the matrix lists any index variant for these releases' minor release."""
-    minors = {_minor(v) for v in versions}
-    return any(b.index_url and any(_minor(v) in minors for v in b.versions) for b in builds)
+    minors = {release_minor(v) for v in versions}
+    return any(b.index_url and any(release_minor(v) in minors for v in b.versions) for b in builds)
 
 
 def _builds_framework(builds: Sequence[Build]) -> str:
@@ -503,16 +504,12 @@ def _variants_unknown(pin: Pin, framework: str, versions: Sequence[str]) -> Prob
 def _pypi(pairs: list[tuple[str, Build]]) -> list[tuple[str, Build]]:
     """What plain PyPI serves for each release: its default variant when known."""
     out: list[tuple[str, Build]] = []
-    for version in sorted({v for v, _ in pairs}, key=_vkey):
+    for version in sorted({v for v, _ in pairs}, key=release_key):
         mine = [(v, b) for v, b in pairs if v == version]
         default = [p for p in mine if p[1].pypi_default]
         plain = [p for p in mine if p[1].index_url is None]
         out.extend(default or plain or mine)
     return out
-
-
-def _vkey(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", version))
 
 
 def _span(versions: Sequence[str]) -> str:
@@ -683,7 +680,7 @@ def _allowed_pythons(spec_text: str) -> list[str]:
 
 
 def _python_range(versions: Iterable[str]) -> str:
-    known = sorted(set(versions), key=_vkey)
+    known = sorted(set(versions), key=release_key)
     if not known:
         return "none"
     return known[0] if len(known) == 1 else f"{known[0]} to {known[-1]}"
@@ -716,7 +713,7 @@ def _python_bounds(env: Environment, components: Sequence[Component]) -> list[Pr
                         f" {_describe(comp)} supports Python {_python_range(supported)}",
                     )
                 )
-            elif _vkey(allowed[0]) < _vkey(_python_range(supported).split(" ")[0]):
+            elif release_key(allowed[0]) < release_key(_python_range(supported).split(" ")[0]):
                 problems.append(
                     Problem(
                         bound.location,

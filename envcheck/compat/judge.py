@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck.compat.candidate import Candidate, sibling_builds
 from envcheck.model._frozen import record
 from envcheck.model.finding import Category
+from envcheck.model.versions import release_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -755,13 +756,11 @@ def rank_key(
     through minor-version compatibility; the variant plain pip installs; the
     newer CUDA.
     """
-    from envcheck.matrix import _version_key
-
     c = verdict.candidate
     gpu_build = not c.cpu_only and not c.rocm
     wants_gpu = target.nvidia is not False
     own = prefer is not None and (
-        _version_key(prefer.version) == _version_key(c.version)
+        release_key(prefer.version) == release_key(c.version)
         and (prefer.variant is None or prefer.variant == c.variant)
     )
     b = c.build
@@ -770,7 +769,7 @@ def rank_key(
         gpu_build == wants_gpu,
         own,
         _final(c.version),
-        _version_key(c.version),
+        release_key(c.version),
         int(verdict.code),
         bool(b is not None and b.bundles_cuda),
         not verdict.of(DRIVER_MINOR_COMPAT),

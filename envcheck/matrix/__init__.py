@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -39,9 +38,12 @@ from envcheck.matrix.rows import (
 )
 from envcheck.model._frozen import field, record
 from envcheck.model.versions import (
+    FINAL_RELEASE_RE,
     ComputeCapability,
     CudaVersion,
     DriverVersion,
+    normalise_release,
+    release_key,
 )
 
 if TYPE_CHECKING:
@@ -134,7 +136,7 @@ class Matrix:
     def _first_releases(self) -> dict[CudaVersion, CudaRelease]:
         # The resolver asks this for every candidate build: index it once.
         first: dict[CudaVersion, CudaRelease] = {}
-        for row in sorted(self.cuda_releases, key=lambda r: _version_key(r.version)):
+        for row in sorted(self.cuda_releases, key=lambda r: release_key(r.version)):
             first.setdefault(row.cuda, row)
         return first
 
@@ -329,8 +331,8 @@ class Matrix:
             if not cuda_builds:
                 continue
             newest = max(
-                (v for b in cuda_builds for v in b.versions if _FINAL_RE.match(v)),
-                key=_version_key,
+                (v for b in cuda_builds for v in b.versions if FINAL_RELEASE_RE.match(v)),
+                key=release_key,
                 default=None,
             )
             if newest is None:
@@ -353,7 +355,7 @@ class Matrix:
             if row.cuda_max is not None and cuda > row.cuda_max:
                 continue
             out.append(row)
-        return tuple(sorted(out, key=lambda r: _version_key(r.version), reverse=True))
+        return tuple(sorted(out, key=lambda r: release_key(r.version), reverse=True))
 
     # -- frameworks ------------------------------------------------------------
 
@@ -369,7 +371,7 @@ class Matrix:
     ) -> tuple[Build, ...]:
         """Builds of one framework release (optionally one variant/platform)."""
         out = []
-        for build in self._release_index(framework).get(_normalise_release(version), ()):
+        for build in self._release_index(framework).get(normalise_release(version), ()):
             if variant is not None and build.variant != variant:
                 continue
             if platform is not None and build.platforms and platform not in build.platforms:
@@ -389,7 +391,7 @@ class Matrix:
         if index is None:
             lists: dict[str, list[Build]] = {}
             for build in self.framework_builds(framework):
-                for release in {_normalise_release(v) for v in build.versions}:
+                for release in {normalise_release(v) for v in build.versions}:
                     lists.setdefault(release, []).append(build)
             index = self._release_indexes[framework] = {k: tuple(v) for k, v in lists.items()}
         return index
@@ -402,9 +404,9 @@ class Matrix:
         Patch releases reuse their minor release's build configuration; this is
         the fallback for a patch release the matrix does not list yet.
         """
-        wanted = _normalise_release(version).split(".")[:2]
+        wanted = normalise_release(version).split(".")[:2]
         same = [
-            v for v in self.releases(framework) if _normalise_release(v).split(".")[:2] == wanted
+            v for v in self.releases(framework) if normalise_release(v).split(".")[:2] == wanted
         ]
         if not same:
             return ()
@@ -413,20 +415,20 @@ class Matrix:
     def releases(self, framework: str) -> tuple[str, ...]:
         """Every release of a framework in the matrix, oldest first."""
         seen = {v for b in self.framework_builds(framework) for v in b.versions}
-        return tuple(sorted(seen, key=_version_key))
+        return tuple(sorted(seen, key=release_key))
 
     def nvidia_pin(
         self, package: str, version: str, variant: str, extra: Optional[str] = None
     ) -> Optional[NvidiaPin]:
         """The NVIDIA wheels ``package[extra]==version`` (that variant) requires; None
         when the matrix does not record them."""
-        wanted = _normalise_release(version)
+        wanted = normalise_release(version)
         for row in self.nvidia_pins:
             if (
                 row.package == package
                 and row.variant == variant
                 and (row.extra or None) == (extra or None)
-                and any(_normalise_release(v) == wanted for v in row.versions)
+                and any(normalise_release(v) == wanted for v in row.versions)
             ):
                 return row
         return None
@@ -446,7 +448,7 @@ class Matrix:
         return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
 
     def companion(self, torch_version: str) -> Optional[Companion]:
-        return self._companions_by_release.get(_normalise_release(torch_version))
+        return self._companions_by_release.get(normalise_release(torch_version))
 
     @functools.cached_property
     def _companions_by_release(self) -> dict[str, Companion]:
@@ -454,7 +456,7 @@ class Matrix:
         # first row of a release answers, as a scan in file order did).
         index: dict[str, Companion] = {}
         for row in self.companions:
-            index.setdefault(_normalise_release(row.version), row)
+            index.setdefault(normalise_release(row.version), row)
         return index
 
 
@@ -489,49 +491,6 @@ def code_runs_on(
     if any(a.major == cc.major and a.minor <= cc.minor for a in sass):
         return True
     return any(p <= cc for p in ptx)
-
-
-_FINAL_RE = re.compile(r"^\d+(?:\.\d+)*(?:\.post\d+)?$")
-"""A final release (no a/b/rc/dev): what "a framework's newest release" means."""
-_RELEASE_RE = re.compile(
-    r"^(\d+(?:\.\d+)*)(?:[._-]?(a|alpha|b|beta|c|rc|pre|preview|dev)\.?(\d*))?"
-)
-_PRE_RANK = {
-    "dev": 0,
-    "a": 1,
-    "alpha": 1,
-    "b": 2,
-    "beta": 2,
-    "c": 3,
-    "rc": 3,
-    "pre": 3,
-    "preview": 3,
-}
-
-
-@functools.lru_cache(maxsize=4096)
-def _version_key(text: str) -> tuple[int, ...]:
-    """An ordering key for version strings: ``3.0.0b2`` < ``3.0.0`` < ``3.0.0.post1``;
-    ``2.5`` == ``2.5.0``; a ``+local`` label is ignored."""
-    base = text.split("+")[0].strip()
-    m = _RELEASE_RE.match(base)
-    if not m:
-        return tuple(int(p) for p in re.findall(r"\d+", base))
-    nums = tuple(int(p) for p in m.group(1).split("."))
-    nums += (0,) * max(0, 4 - len(nums))
-    if m.group(2):
-        return (*nums, 0, _PRE_RANK[m.group(2)], int(m.group(3) or 0))
-    post = re.match(r"[._-]?post(\d+)", base[m.end(1) :])
-    return (*nums, 1, int(post.group(1)) if post else 0, 0)
-
-
-def _normalise_release(version: str) -> str:
-    """``2.5.1+cu124`` → ``2.5.1``; ``2.15`` → ``2.15.0``."""
-    base = version.split("+")[0].strip()
-    parts = base.split(".")
-    while len(parts) < 3 and all(p.isdigit() for p in parts):
-        parts.append("0")
-    return ".".join(parts)
 
 
 # -- GPU name lookup -----------------------------------------------------------

@@ -19,6 +19,7 @@ from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
 from envcheck.compat.keras import keras_with_tensorflow
 from envcheck.errors import EnvcheckError
+from envcheck.model.versions import release_key
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -272,12 +273,6 @@ class _Candidate:
             for r in self.verdict.errors
             if not (self.cpu_ok and r.code == J.CPU_ONLY)
         )
-
-
-def _version_key(text: str) -> tuple[int, ...]:
-    from envcheck.matrix import _version_key as key
-
-    return key(text)
 
 
 def _matches(req: Requirement, version: str) -> bool:
@@ -720,7 +715,7 @@ def _newer_unconfirmed(c: _Candidate, ok: Sequence[_Candidate]) -> Optional[str]
     """When the pick runs but a newer release the judge cannot tell about was
     passed over (its compiled architectures unknown for the GPU), say which and why,
     so the user can ask for it."""
-    from envcheck.matrix import _version_key as key
+    key = release_key
 
     if c.verdict.status is not J.Status.RUNS:
         return None
@@ -784,7 +779,7 @@ def _plan_keras(
                 # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the
                 # TensorFlow range only binds when TensorFlow is planned with it.
                 if any(b != "tensorflow" for b in row.backends):
-                    found.append(((False, *_version_key(version)), version, row))
+                    found.append(((False, *release_key(version)), version, row))
                     continue
                 block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
                 continue
@@ -794,7 +789,7 @@ def _plan_keras(
                 continue
             # Prefer a release that names the chosen TensorFlow over one that does not.
             named = tf is not None and (row.tensorflow is not None or pin is not None)
-            found.append(((named, *_version_key(version)), version, row))
+            found.append(((named, *release_key(version)), version, row))
     if not found:
         return Unsatisfiable(
             "keras",
@@ -852,7 +847,7 @@ def _explain_block(
                 for v in b.versions
                 if _matches(req.requirement, v)
             },
-            key=_version_key,
+            key=release_key,
         )
         if withdrawn:
             return Unsatisfiable(
@@ -870,7 +865,7 @@ def _explain_block(
         )
     # What blocks the newest candidate, and which constraint blocks them all.
     pool = sorted(
-        gpu or cpu, key=lambda c: (_version_key(c.version), c.build.cuda or (0, 0)), reverse=True
+        gpu or cpu, key=lambda c: (release_key(c.version), c.build.cuda or (0, 0)), reverse=True
     )
     per = [(c, _blockers(c, fw, ctx)) for c in pool]
     blockers = per[0][1]
@@ -962,7 +957,7 @@ def _explain_block(
             sources,
         )
     if first.constraint == PYTHON:
-        pys = sorted({p for c in gpu for p in c.build.python}, key=_version_key)
+        pys = sorted({p for c in gpu for p in c.build.python}, key=release_key)
         return Unsatisfiable(
             fw,
             PYTHON,
@@ -1000,7 +995,7 @@ def _newest_on(req: _Request, ctx: _Ctx, platform: str) -> Optional[str]:
         for c in _candidates(bare, ctx.target, ctx.matrix)
         if not c.build.cpu_only and platform in c.build.platforms
     ]
-    return max(found, key=_version_key) if found else None
+    return max(found, key=release_key) if found else None
 
 
 def _explain_no_shared(
