@@ -16,6 +16,7 @@ from envcheck.errors import InputError
 from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
+    from envcheck.compat.select import Selection
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build, CudnnRelease
@@ -197,24 +198,25 @@ def parse_spec(text: str) -> Spec:
     return Spec(text.strip(), kind, package, version, variant, m.group("extra"))
 
 
-def _releases(matrix: Matrix, spec: Spec) -> list[str]:
-    return [v for v in matrix.releases(spec.kind) if release_matches(spec.version, v)]
+def _selection(matrix: Matrix, spec: Spec) -> Selection:
+    """The builds a framework SPEC means, through the one selector (``compat.select``).
 
+    A SPEC's version is a prefix (``2.5`` means every 2.5.x) unless it names a patch
+    release (``2.5.1``)."""
+    from envcheck.compat.select import Intent, Request, select
 
-def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
-    out = []
-    for version in _releases(matrix, spec):
-        for build in matrix.builds_for(spec.kind, version):
-            if spec.variant is not None and build.variant != spec.variant:
-                continue
-            if spec.extra is not None and build.extra != spec.extra:
-                continue
-            out.append((build, version))
-    # A distribution name (tensorflow-gpu==1.14, cupy-cuda12x==13.3, paddlepaddle-gpu==2.6,
-    # or plain tensorflow==1.14, which is CPU-only) means that distribution only.
-    if any(b.package == spec.package for b, _ in out):
-        out = [(b, v) for b, v in out if b.package == spec.package]
-    return out
+    parts = [p for p in spec.version.split(".") if p]
+    exact = len(parts) >= 3 or not all(p.isdigit() for p in parts)
+    specifier = f"=={spec.version}" if exact else f"=={spec.version}.*"
+    request = Request(
+        spec.kind,
+        spec.package,
+        specifier,
+        extras=(spec.extra,) if spec.extra else (),
+        local=spec.variant,
+        intent=Intent.ASK,
+    )
+    return select(matrix, request)
 
 
 def _option_label(build: Build, version: str) -> str:
@@ -236,7 +238,8 @@ def _framework_options(
         J.Level.UNKNOWN: WARNING,
         J.Level.ERROR: ERROR,
     }
-    builds = _builds(matrix, spec)
+    selection = _selection(matrix, spec)
+    builds = list(selection.pairs)
     if not builds:
         known = matrix.releases(spec.kind)
         if not known:
@@ -248,7 +251,7 @@ def _framework_options(
         if spec.extra:
             what = f"[{spec.extra}]=={what}"
         hint = f" (known {spec.kind} releases: {', '.join(near or known[-6:])})"
-        if _releases(matrix, spec):
+        if selection.releases_matched:
             hint = " (that release has no such variant/extra in the matrix)"
         return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
     platform = target.platform
@@ -269,7 +272,7 @@ def _framework_options(
             and all(p.startswith("windows") for p in build.platforms)
         ):
             on = replace(target, os="windows")
-        verdict = J.judge(from_build(build, version), on, matrix)
+        verdict = J.judge(from_build(build, version, selection.inferred), on, matrix)
         skip = () if wants_gpu else (J.CPU_ONLY, J.ROCM)
         reasons = [
             Reason(levels[r.level], r.message, r.sources)

@@ -348,33 +348,21 @@ def _component(
 def _release_builds(
     pin: Pin, framework: str, builds: Sequence[Build], matrix: Matrix
 ) -> list[tuple[str, Build]]:
-    """(release, build) pairs of the pin's package and extras whose release matches."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    """(release, build) pairs of the pin's package and extras whose release matches,
+    through the one selector (``compat.select``); the local label is read by
+    ``_select_index``, which reports a variant the index lacks."""
+    from envcheck.compat.select import Intent, Request, select
 
-    from envcheck.check.parse_requirements import normalise_name
-
-    pool = list(builds)
-    if pin.source == "pip":
-        same = [b for b in pool if normalise_name(b.package) == pin.name]
-        pool = same or pool
-        with_extra = [b for b in pool if b.extra is not None and b.extra.lower() in pin.extras]
-        if with_extra:
-            pool = with_extra
-        else:
-            plain = [b for b in pool if b.extra is None]
-            pool = plain or pool
-    try:
-        spec = SpecifierSet(_spec(pin))
-    except InvalidSpecifier:
-        return []
-    releases = sorted({v for b in pool for v in b.versions})
-    wanted = {v for v in releases if spec.contains(v, prereleases=True)}
-    if not wanted and re.match(r"^===?\s*\d", _spec(pin)):
-        # A patch release the matrix does not list: its minor's build facts apply.
-        version = re.sub(r"^===?\s*", "", _spec(pin))
-        fallback = {b for b in matrix.builds_for_minor(framework, version) if b in pool}
-        return [(version, b) for b in pool if b in fallback]
-    return [(v, b) for b in pool for v in b.versions if v in wanted]
+    conda = pin.source == "conda"
+    request = Request(
+        framework,
+        None if conda else pin.name,
+        _spec(pin),
+        extras=tuple(pin.extras),
+        # A conda package has no extras: every row of the framework may be it.
+        intent=Intent.ASK if conda else Intent.PIN,
+    )
+    return [(v, b) for b, v in select(matrix, request).pairs]
 
 
 def _select_index(

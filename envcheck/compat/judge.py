@@ -51,6 +51,7 @@ NO_GPU = "no_gpu"
 WITHDRAWN = "withdrawn"
 UNVERIFIED = "unverified"
 BUILD_UNKNOWN = "build_unknown"
+INFERRED_RELEASE = "inferred_release"
 
 
 class Level(str, enum.Enum):
@@ -197,6 +198,18 @@ def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
     c = candidate
     reasons: list[Reason] = []
     src = c.sources
+    if c.inference is not None:
+        rule = c.inference.rule
+        reasons.append(
+            Reason(
+                INFERRED_RELEASE,
+                Level.INFO,
+                Category.OTHER,
+                c.inference.message(c.package),
+                (rule.origin.cite(),),
+                inferred=True,
+            )
+        )
     platform = target.platform
     if platform is not None and c.platforms:
         if platform in c.platforms:

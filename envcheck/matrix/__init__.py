@@ -32,6 +32,7 @@ from envcheck.matrix.rows import (
     MinorCompat,
     NvidiaPin,
     Origin,
+    PatchRule,
     RetiredArch,
     SharedGpuName,
     ToolkitArchs,
@@ -87,6 +88,7 @@ class Matrix:
     builds: Mapping[str, tuple[Build, ...]] = field(default_factory=dict)
     companions: tuple[Companion, ...] = ()
     arch_floors: tuple[ArchFloor, ...] = ()
+    patch_rules: tuple[PatchRule, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
     nvidia_pins: tuple[NvidiaPin, ...] = ()
@@ -396,22 +398,6 @@ class Matrix:
             index = self._release_indexes[framework] = {k: tuple(v) for k, v in lists.items()}
         return index
 
-    def builds_for_minor(
-        self, framework: str, version: str, platform: Optional[str] = None
-    ) -> tuple[Build, ...]:
-        """Builds of the newest known patch release of ``version``'s major.minor.
-
-        Patch releases reuse their minor release's build configuration; this is
-        the fallback for a patch release the matrix does not list yet.
-        """
-        wanted = normalise_release(version).split(".")[:2]
-        same = [
-            v for v in self.releases(framework) if normalise_release(v).split(".")[:2] == wanted
-        ]
-        if not same:
-            return ()
-        return self.builds_for(framework, same[-1], platform=platform)
-
     def releases(self, framework: str) -> tuple[str, ...]:
         """Every release of a framework in the matrix, oldest first."""
         seen = {v for b in self.framework_builds(framework) for v in b.versions}
@@ -446,6 +432,18 @@ class Matrix:
         from packaging.specifiers import SpecifierSet
 
         return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
+
+    def patch_rule(self, framework: str, version: str) -> Optional[PatchRule]:
+        """The rule that lets a patch release of ``framework`` the matrix does not
+        list be judged by its minor release's builds; None when no row says so."""
+        from packaging.specifiers import SpecifierSet
+
+        for row in self.patch_rules:
+            if row.framework == framework and SpecifierSet(row.versions).contains(
+                version, prereleases=True
+            ):
+                return row
+        return None
 
     def companion(self, torch_version: str) -> Optional[Companion]:
         return self._companions_by_release.get(normalise_release(torch_version))

@@ -177,6 +177,18 @@ class ArchFloor:
 
 
 @record
+class PatchRule:
+    """A rule that a patch release of a framework the matrix does not list is built
+    as its minor release is (same variants, CUDA and architecture lists): judged
+    with the builds of the newest listed patch of that minor, marked inferred."""
+
+    framework: str
+    versions: str
+    """PEP 440 specifier of the releases the rule holds for."""
+    origin: Origin
+
+
+@record
 class Companion:
     version: str
     torchvision: Optional[str]

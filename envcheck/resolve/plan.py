@@ -287,12 +287,6 @@ def _wanted_label(req: Requirement) -> Optional[str]:
     return None
 
 
-def _matches_release(req: Requirement, version: str, label: Optional[str]) -> bool:
-    if label is None:
-        return _matches(req, version)
-    return _matches(req, f"{version}+{label}")
-
-
 def explicit_cpu(name: str, req: Requirement) -> bool:
     """The request names a CPU build itself: ``tensorflow-cpu``, ``torch==2.5.1+cpu``,
     ``jax[cpu]``."""
@@ -303,33 +297,38 @@ def explicit_cpu(name: str, req: Requirement) -> bool:
 def _candidates(
     request: _Request, target: Target, matrix: Matrix, allow_cpu: bool = False
 ) -> tuple[_Candidate, ...]:
-    """Every build matching the request, judged on ``target``."""
+    """Every build matching the request, judged on ``target``.
+
+    Which builds the request means is the one selector's answer (``compat.select``):
+    a distribution name the matrix has rows for (tensorflow-gpu, cupy-cuda12x,
+    paddlepaddle-gpu) means that distribution, an extra (jax[cuda13]) that build, a
+    local label (+cu118) that variant.
+    """
+    from envcheck.compat.select import Intent, Request, select
+
     req = request.requirement
     label = _wanted_label(req)
     cpu_request = explicit_cpu(request.name, req)
-    rows = [b for b in matrix.framework_builds(request.framework) if not b.withdrawn]
-    # A distribution name the matrix has rows for (tensorflow-gpu, cupy-cuda12x,
-    # paddlepaddle-gpu) means that distribution; an extra (jax[cuda13]) that build.
-    if request.name not in MAIN_NAMES and any(b.package == request.name for b in rows):
-        rows = [b for b in rows if b.package == request.name]
-    extras = {e.lower().replace("-", "_") for e in req.extras}
-    if extras and any((b.extra or "").replace("-", "_") in extras for b in rows):
-        rows = [b for b in rows if (b.extra or "").replace("-", "_") in extras]
-    if cpu_request and label is None and not any(b.package == request.name for b in rows):
+    found = select(
+        matrix,
+        Request(
+            request.framework,
+            request.name,
+            str(req.specifier),
+            extras=tuple(sorted(req.extras)),
+            intent=Intent.CHOOSE,
+        ),
+    )
+    if cpu_request and label is None and not any(b.package == request.name for b, _ in found.pairs):
         return ()  # tensorflow-cpu: a distribution the matrix has no rows for
     out = []
-    for build in rows:
-        if build.variant.startswith("rocm"):
-            continue  # envcheck plans for NVIDIA GPUs
-        if label is not None and build.variant != label:
-            continue
+    for build, version in found.pairs:
+        if build.withdrawn or build.variant.startswith("rocm"):
+            continue  # gone from its index; envcheck plans for NVIDIA GPUs
         if cpu_request and not build.cpu_only:
             continue
-        for version in build.versions:
-            if not _matches_release(req, version, label):
-                continue
-            verdict = J.judge(from_build(build, version), target, matrix)
-            out.append(_Candidate(verdict, cpu_request or allow_cpu))
+        verdict = J.judge(from_build(build, version, found.inferred), target, matrix)
+        out.append(_Candidate(verdict, cpu_request or allow_cpu))
     return tuple(out)
 
 
@@ -360,6 +359,7 @@ def _caveats(c: _Candidate) -> tuple[str, ...]:
         for r in c.verdict.reasons
         if (r.level in shown and r.code not in (J.WITHDRAWN,))
         or (c.cpu_ok and r.code == J.CPU_ONLY)
+        or r.code == J.INFERRED_RELEASE
     )
 
 
