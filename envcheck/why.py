@@ -176,6 +176,16 @@ class WhyResult:
         }
 
 
+_LEVELS = {
+    "ok": OK,
+    "info": INFO,
+    "warning": WARNING,
+    "unknown": WARNING,
+    "error": ERROR,
+}
+"""The judge's levels (``compat.judge.Level``, a str enum) as `matrix why` shows them."""
+
+
 def parse_spec(text: str) -> Spec:
     """Read one SPEC; raises InputError (exit 2) for text it cannot read."""
     m = _SPEC_RE.match(text)
@@ -231,13 +241,7 @@ def _framework_options(
     from envcheck.compat import judge as J
     from envcheck.compat.candidate import from_build
 
-    levels = {
-        J.Level.OK: OK,
-        J.Level.INFO: INFO,
-        J.Level.WARNING: WARNING,
-        J.Level.UNKNOWN: WARNING,
-        J.Level.ERROR: ERROR,
-    }
+    levels = _LEVELS
     selection = _selection(matrix, spec)
     builds = list(selection.pairs)
     if not builds:
@@ -582,6 +586,8 @@ def _cross_reasons(
 
 
 def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    from envcheck.compat.keras import keras_verdict
+
     rows = [
         r
         for r in matrix.keras_releases
@@ -597,15 +603,9 @@ def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opt
             reasons.append(Reason(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
         if row.backends:
             reasons.append(Reason(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
-        if target.python is not None and row.python:
-            ok = target.python in row.python
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{'supports' if ok else 'does not support'} Python {target.python}",
-                    (cite,),
-                )
-            )
+        version = next(v for v in row.versions if release_matches(spec.version, v))
+        verdict = keras_verdict(row, version, target)
+        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
         works = not any(r.level == ERROR for r in reasons)
         options.append(Option(f"keras {', '.join(row.versions)}", works, tuple(reasons)))
     return options, []

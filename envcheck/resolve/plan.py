@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck import names
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
-from envcheck.compat.keras import keras_with_tensorflow
+from envcheck.compat.keras import keras_verdict, keras_with_tensorflow
 from envcheck.errors import EnvcheckError
 from envcheck.model.versions import release_key
 
@@ -746,7 +746,6 @@ def _plan_keras(
         return _unpinned(req), Decision(
             "keras", f"the matrix has no Keras rows; {req.requirement} is passed on unpinned"
         )
-    from packaging.specifiers import SpecifierSet
 
     tf = chosen.get("tensorflow")
     # The keras the chosen TensorFlow itself requires (its Requires-Dist): pip enforces it.
@@ -765,15 +764,9 @@ def _plan_keras(
         for version in row.versions:
             if not _matches(req.requirement, version):
                 continue
-            if target.python is not None and row.python and target.python not in row.python:
-                block(f"keras {version} supports Python {', '.join(row.python)}", row.origin)
-                continue
-            if (
-                target.python is not None
-                and row.requires_python
-                and not SpecifierSet(row.requires_python).contains(target.python)
-            ):
-                block(f"keras {version} requires Python {row.requires_python}", row.origin)
+            verdict = keras_verdict(row, version, target)
+            if verdict.errors:
+                block(verdict.errors[0].message, row.origin)
                 continue
             if row.tensorflow and tf is None:
                 # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the

@@ -264,3 +264,26 @@ def test_why_says_cannot_tell_where_the_judge_cannot(matrix: Any) -> None:
     plain = flags(unknown, driver="580.65.06", python="3.12", os_name="linux")
     result = explain_specs(("paddlepaddle-gpu==9.9.0",), plain, unknown)
     assert result.confirmed and result.results[0].status == "works"
+
+
+# -- agreement on the disagreements issue 27 lists ------------------------------------
+
+
+@pytest.mark.parametrize(("python", "fails"), [("3.9", True), ("3.11", False)])
+def test_keras_requires_python_is_one_judgement(matrix: Any, python: str, fails: bool) -> None:
+    """keras 3.11.0's Requires-Python (>=3.10, from keras.toml) decides `matrix why`
+    and plan alike."""
+    from envcheck.compat.keras import keras_release, keras_verdict
+
+    row = keras_release(matrix, "3.11.0")
+    assert row is not None
+    assert row.requires_python
+    target = flags(matrix, python=python)
+    verdict = keras_verdict(row, "3.11.0", target)
+    assert (verdict.status is J.Status.FAILS) is fails
+    answers = {
+        "judge": verdict.status is J.Status.FAILS,
+        "why": not explain_specs(("keras==3.11.0",), target, matrix).works,
+        "plan": not plan(("keras==3.11.0",), target, matrix).ok,
+    }
+    assert set(answers.values()) == {fails}, answers
