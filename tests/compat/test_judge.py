@@ -287,3 +287,22 @@ def test_keras_requires_python_is_one_judgement(matrix: Any, python: str, fails:
         "plan": not plan(("keras==3.11.0",), target, matrix).ok,
     }
     assert set(answers.values()) == {fails}, answers
+
+
+def test_a_cpu_onnxruntime_with_no_cpu_only_fact_is_cpu_only_everywhere(matrix: Any) -> None:
+    """onnxruntime 1.18.0 from the `onnxruntime` package on an RTX 4090, cpu_only not
+    recorded: the judge's CPU-only reason reaches the doctor as it reaches why."""
+    snap = snapshot(
+        driver={"version": "550.54.15"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[{"name": "onnxruntime", "version": "1.18.0", "package": "onnxruntime"}],
+    )
+    target = target_from_snapshot(snap, matrix)
+    (fw,) = snap.frameworks
+    verdicts = J.judge_set(candidates_for_installed(fw, matrix, target.platform), target, matrix)
+    assert verdicts.verdicts
+    assert all(v.of(J.CPU_ONLY) for v in verdicts.verdicts)
+    found = {f.id: f for f in diagnose(snap, matrix).findings}
+    assert "cpu-only-build" in found, sorted(found)
+    assert found["cpu-only-build"].severity.value == "error"
+    assert not explain_specs(("onnxruntime==1.18.0",), target, matrix).works
