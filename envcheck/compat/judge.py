@@ -679,16 +679,23 @@ def _inferred_code(
     from one configuration, so their lists tell what this one carries for a GPU
     the toolkit can target, and whether the release ships PTX at all.
     """
-    floor = matrix.arch_floor(c.framework, c.version)
+    floor = matrix.arch_floor(c.framework, c.version, c.cuda)
     if floor is not None and cc < floor.compute_capability:
         # Every build of these releases starts above the GPU: neither SASS (same
         # major, lower minor) nor PTX (lower or equal) can reach it.
         where = (
-            f"{c.framework} {floor.versions} builds carry no code below "
-            f"{floor.compute_capability.sm}"
+            f"{c.framework} {floor.describe()} carry no code below {floor.compute_capability.sm}"
         )
         return (), (), where, (floor.origin.cite(),)
-    siblings = sibling_builds(c, matrix)
+    # Siblings share a list only within one architecture policy: the floor row that
+    # governs them (a CUDA family such as torch's cu128/cu129, which dropped sm_50-60,
+    # has its own), never across it.
+    release = c.inference.by if c.inference else c.version
+    siblings = tuple(
+        b
+        for b in sibling_builds(c, matrix)
+        if matrix.arch_floor(c.framework, release, b.cuda) is floor
+    )
     toolkit = None if c.cuda is None else matrix.toolkit_archs_for(c.cuda)
     emits = None if c.cuda is None else _emits(matrix, c.cuda, cc)
     sib_sources = tuple(dict.fromkeys(b.origin.cite() for b in siblings))

@@ -419,19 +419,31 @@ class Matrix:
                 return row
         return None
 
-    def arch_floor(self, framework: str, version: str) -> Optional[ArchFloor]:
+    def arch_floor(
+        self, framework: str, version: str, cuda: Optional[CudaVersion] = None
+    ) -> Optional[ArchFloor]:
         """The row bounding from below the code every build of ``framework``
-        ``version`` carries (SASS or PTX); None when the matrix states none."""
-        for row, spec in self._arch_floor_specs:
-            if row.framework == framework and spec.contains(version, prereleases=True):
+        ``version`` with CUDA ``cuda`` carries (SASS or PTX): a row naming the CUDA
+        range of the build before one for every build of the release; None when the
+        matrix states none."""
+        general = None
+        for row, spec, cuda_spec in self._arch_floor_specs:
+            if row.framework != framework or not spec.contains(version, prereleases=True):
+                continue
+            if cuda_spec is None:
+                general = general or row
+            elif cuda is not None and cuda_spec.contains(str(cuda), prereleases=True):
                 return row
-        return None
+        return general
 
     @functools.cached_property
-    def _arch_floor_specs(self) -> tuple[tuple[ArchFloor, Any], ...]:
+    def _arch_floor_specs(self) -> tuple[tuple[ArchFloor, Any, Any], ...]:
         from packaging.specifiers import SpecifierSet
 
-        return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
+        return tuple(
+            (row, SpecifierSet(row.versions), SpecifierSet(row.cuda) if row.cuda else None)
+            for row in self.arch_floors
+        )
 
     def patch_rule(self, framework: str, version: str) -> Optional[PatchRule]:
         """The rule that lets a patch release of ``framework`` the matrix does not

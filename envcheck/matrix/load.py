@@ -478,6 +478,7 @@ def read_framework(
                 versions=spec,
                 compute_capability=r.cc("compute_capability", example="3.5"),
                 origin=r.origin(),
+                cuda=r.specifier("cuda", required=False),
             )
 
         def patch_rule(r: RowReader) -> PatchRule:

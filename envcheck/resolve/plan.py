@@ -929,11 +929,14 @@ def _explain_block(
     if first.constraint == GPU_ARCH:
         cc = ", ".join(f"sm_{c.major}{c.minor}" for c in target.gpus)
         why, sources = first.message, first.sources
-        floors = {id(f): f for f in (matrix.arch_floor(fw, c.version) for c in gpu)}
-        floor = next(iter(floors.values())) if len(floors) == 1 else None
+        floors = [matrix.arch_floor(fw, c.version, c.build.cuda) for c in gpu]
+        # Every build under a floor: the lowest one bounds them all.
+        floor = None
+        if floors and all(f is not None for f in floors):
+            floor = min((f for f in floors if f is not None), key=lambda f: f.compute_capability)
         if floor is not None and target.gpus and max(target.gpus) < floor.compute_capability:
             # One data fact answers for every build: say it rather than the newest's list.
-            why = f"{fw} {floor.versions} builds carry no code below {floor.compute_capability.sm}"
+            why = f"{fw} {floor.describe()} carry no code below {floor.compute_capability.sm}"
             sources = (floor.origin.cite(),)
         lasts = [(g, matrix.last_cuda_for(g)) for g in sorted(set(target.gpus))]
         legacy = "; ".join(

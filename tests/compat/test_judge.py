@@ -306,3 +306,26 @@ def test_a_cpu_onnxruntime_with_no_cpu_only_fact_is_cpu_only_everywhere(matrix: 
     assert "cpu-only-build" in found, sorted(found)
     assert found["cpu-only-build"].severity.value == "error"
     assert not explain_specs(("onnxruntime==1.18.0",), target, matrix).works
+
+
+def test_no_inference_crosses_a_variant_family_with_its_own_arch_policy(matrix: Any) -> None:
+    """cu128/cu129 torch builds start at sm_70 (.ci/manywheel/build_cuda.sh, the
+    [[arch_floor]] for CUDA >=12.8,<13): a GTX 1080 (sm_61) beside an RTX 5090 never
+    gets one, and no unknown cu128/cu129 list is inferred from a cu126 sibling."""
+    target = replace(
+        flags(matrix, gpus=["GTX 1080", "RTX 5090"]), os="linux", arch="x86_64", python="3.12"
+    )
+    result = plan(("torch",), target, matrix)
+    assert all(p.variant not in ("cu128", "cu129") for p in result.picks), result.picks
+    unknown = next(b for b in matrix.builds_for("torch", "2.13.0") if b.variant == "cu129")
+    assert unknown.archs is None
+    pascal = flags(matrix, gpus=["GTX 1080"])
+    verdict = J.judge(from_build(unknown, "2.13.0"), pascal, matrix)
+    assert verdict.status is J.Status.FAILS
+    assert any("CUDA >=12.8,<13" in r.message for r in verdict.errors)
+    pin = "torch==2.13.0+cu129"
+    assert not explain_specs((pin,), pascal, matrix).works
+    assert not plan((pin,), pascal, matrix).ok
+    # The 5090 alone: no sibling of its family records a list, so it is not confirmed.
+    blackwell = flags(matrix, gpus=["RTX 5090"])
+    assert J.judge(from_build(unknown, "2.13.0"), blackwell, matrix).status is J.Status.UNKNOWN
