@@ -408,7 +408,35 @@ def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Re
     code = Code.NATIVE if target.gpus else Code.UNKNOWN
     for cc, name in named:
         code = min(code, _arch_reason(c, cc, name, matrix, reasons))
+    _ptx_beyond_driver(c, reasons)
     return code
+
+
+def _ptx_beyond_driver(c: Candidate, reasons: list[Reason]) -> None:
+    """A GPU reached only through PTX, on a driver that runs the build's CUDA only
+    through minor-version compatibility: the PTX was written by that newer toolkit,
+    and a driver JIT-compiles only PTX of the CUDA releases it supports natively. The
+    two conditions together fail (CUDA_ERROR_UNSUPPORTED_PTX_VERSION); each alone
+    does not. Source: the minor-version compatibility row's "not covered" caveat
+    (cuda_driver.toml, NVIDIA's CUDA Compatibility guide)."""
+    compat = next((r for r in reasons if r.code == DRIVER_MINOR_COMPAT), None)
+    if compat is None:
+        return
+    for i, r in enumerate(reasons):
+        if r.code != GPU_ARCH_PTX or r.level is Level.ERROR:
+            continue
+        reasons[i] = Reason(
+            GPU_ARCH_PTX,
+            Level.ERROR,
+            Category.GPU_ARCH_UNSUPPORTED,
+            f"{r.message.split(' (built for')[0]}, and that PTX comes from CUDA {c.cuda}, "
+            "newer than the driver runs natively: the driver cannot JIT-compile it "
+            "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)"
+            + (f"; a driver >= {compat.subject} runs it" if compat.subject else ""),
+            tuple(dict.fromkeys((*r.sources, *compat.sources))),
+            r.inferred,
+            compat.subject,
+        )
 
 
 def _target_facts(

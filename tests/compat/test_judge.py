@@ -329,3 +329,35 @@ def test_no_inference_crosses_a_variant_family_with_its_own_arch_policy(matrix: 
     # The 5090 alone: no sibling of its family records a list, so it is not confirmed.
     blackwell = flags(matrix, gpus=["RTX 5090"])
     assert J.judge(from_build(unknown, "2.13.0"), blackwell, matrix).status is J.Status.UNKNOWN
+
+
+def test_ptx_only_from_a_toolkit_newer_than_the_driver_fails_everywhere(matrix: Any) -> None:
+    """H100 + tensorflow 2.21 (CUDA 12.5, PTX for sm_90) on driver 550.54.15 (CUDA 12.4
+    natively, 12.5 through minor-version compatibility): the driver cannot JIT that PTX.
+    Two warnings before; one failure now, from every command."""
+    target = replace(flags(matrix, driver="550.54.15", gpus=["H100"]), os="linux", arch="x86_64")
+    rows = [b for b in matrix.builds_for("tensorflow", "2.21.0") if b.cuda is not None]
+    assert rows
+    for build in rows:
+        verdict = J.judge(from_build(build, "2.21.0"), target, matrix)
+        assert verdict.status is J.Status.FAILS
+        assert [r.code for r in verdict.errors] == [J.GPU_ARCH_PTX]
+    pin = "tensorflow[and-cuda]==2.21.0"
+    assert not explain_specs(("tensorflow==2.21.0",), target, matrix).works
+    assert not plan((pin,), target, matrix).ok
+    parsed = parse_requirements(pin + "\n", "r.txt")
+    env = Environment("r.txt", parsed.pins, parsed.indexes)
+    problems = check_pins(Project(("r.txt",), (env,)), target, matrix).problems
+    assert any(p.code == "EC106" for p in problems), problems
+    snap = snapshot(
+        driver={"version": "550.54.15"},
+        gpus=[{"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}],
+        frameworks=[
+            {"name": "tensorflow", "version": "2.21.0", "cuda_version": "12.5", "cpu_only": False}
+        ],
+    )
+    found = {f.id: f for f in diagnose(snap, matrix).findings}
+    assert found["gpu-arch-ptx-only"].severity.value == "error"
+    # Driver 555.42.02 runs CUDA 12.5 natively: the same PTX is JIT-compiled.
+    newer = replace(target, driver=flags(matrix, driver="555.42.02").driver)
+    assert all(J.judge(from_build(b, "2.21.0"), newer, matrix).runs for b in rows)
