@@ -435,7 +435,9 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
         Reason(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
     )
     if target.driver is not None:
-        support = matrix.driver_supports(target.driver, cuda, target.driver_os)
+        from envcheck.compat.driver import driver_supports
+
+        support = driver_supports(matrix, target.driver, cuda, target.driver_os)
         req = matrix.driver_requirement(cuda, target.driver_os)
         sources = tuple(o.cite() for o in req.origins)
         if support == "native" and req.native is not None:

@@ -24,6 +24,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.compat.candidate import Candidate, sibling_builds
+from envcheck.compat.driver import driver_supports
 from envcheck.model._frozen import record
 from envcheck.model.finding import Category
 from envcheck.model.versions import release_key
@@ -513,7 +514,7 @@ def _driver_facts(
     assert target.driver is not None
     driver = target.driver
     os_name = target.driver_os
-    support = matrix.driver_supports(driver, cuda, os_name)
+    support = driver_supports(matrix, driver, cuda, os_name)
     req = matrix.driver_requirement(cuda, os_name)
     cited = tuple(o.cite() for o in req.origins)
     if support == "no":

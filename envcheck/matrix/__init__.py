@@ -183,23 +183,6 @@ class Matrix:
             origins.append(compat.origin)
         return DriverRequirement(cuda, native, floor, caveats, tuple(origins))
 
-    def driver_supports(
-        self, driver: DriverVersion, cuda: CudaVersion, os_name: str = "linux"
-    ) -> Optional[str]:
-        """``native``, ``minor_compat`` or ``no``; None when the matrix cannot tell."""
-        req = self.driver_requirement(cuda, os_name)
-        if req.native is not None and driver.key >= req.native.key:
-            return "native"
-        if req.floor is not None and driver.key >= req.floor.key:
-            return "minor_compat"
-        if req.native is None and req.floor is None:
-            # Unknown CUDA version: compare against what the driver supports natively.
-            top = self.max_cuda_for_driver(driver, os_name)
-            if top is None:
-                return None
-            return "native" if cuda <= top else "no"
-        return "no"
-
     def max_cuda_for_driver(
         self, driver: DriverVersion, os_name: str = "linux"
     ) -> Optional[CudaVersion]:
