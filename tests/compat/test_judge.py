@@ -7,7 +7,8 @@ by different commands.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+import json
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import pytest
@@ -361,3 +362,186 @@ def test_ptx_only_from_a_toolkit_newer_than_the_driver_fails_everywhere(matrix: 
     # Driver 555.42.02 runs CUDA 12.5 natively: the same PTX is JIT-compiled.
     newer = replace(target, driver=flags(matrix, driver="555.42.02").driver)
     assert all(J.judge(from_build(b, "2.21.0"), newer, matrix).runs for b in rows)
+
+
+# -- the same disagreements through the commands themselves ----------------------------
+
+
+@dataclass(frozen=True)
+class _Case:
+    """One question of issue 27, asked of every command that can answer it."""
+
+    name: str
+    flags: tuple[str, ...]
+    """--driver/--gpu/--python-version for why, plan and check."""
+    node: dict[str, Any]
+    """The snapshot parts the doctor and the fleet see (a node of that machine)."""
+    why: str
+    plan: str
+    pin: str
+    fails: bool
+
+
+_CASES = (
+    _Case(
+        "unlisted patch release",
+        ("--driver", "575.51.03", "--gpu", "RTX 4090", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [
+                {
+                    "name": "torch",
+                    "version": "2.10.1+cu126",
+                    "cuda_version": "12.6",
+                    "variant": "cu126",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "torch==2.10.1+cu126",
+        "torch==2.10.1+cu126",
+        "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.10.1",
+        False,
+    ),
+    _Case(
+        "PTX from a toolkit newer than the driver",
+        ("--driver", "550.54.15", "--gpu", "H100", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "550.54.15"},
+            "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}],
+            "frameworks": [
+                {
+                    "name": "tensorflow",
+                    "version": "2.21.0",
+                    "cuda_version": "12.5",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "tensorflow==2.21.0",
+        "tensorflow[and-cuda]==2.21.0",
+        "tensorflow[and-cuda]==2.21.0",
+        True,
+    ),
+    _Case(
+        "cu129 on Pascal",
+        ("--driver", "575.51.03", "--gpu", "GTX 1080", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce GTX 1080", "compute_capability": "6.1"}],
+            "frameworks": [
+                {
+                    "name": "torch",
+                    "version": "2.13.0+cu129",
+                    "cuda_version": "12.9",
+                    "variant": "cu129",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "torch==2.13.0+cu129",
+        "torch==2.13.0+cu129",
+        "--index-url https://download.pytorch.org/whl/cu129\ntorch==2.13.0",
+        True,
+    ),
+    _Case(
+        "CPU onnxruntime, cpu_only not recorded",
+        ("--driver", "550.54.15", "--gpu", "RTX 4090", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "550.54.15"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [{"name": "onnxruntime", "version": "1.18.0", "package": "onnxruntime"}],
+        },
+        "onnxruntime==1.18.0",
+        "onnxruntime==1.18.0",
+        "onnxruntime==1.18.0",
+        True,
+    ),
+)
+
+
+def _node(case: _Case) -> dict[str, Any]:
+    return {
+        "schema": "envcheck.snapshot/1",
+        "platform": {"os": "linux", "arch": "x86_64"},
+        "python": {"version": "3.12.3"},
+        "probes": ["platform", "driver", "gpus", "frameworks"],
+        **case.node,
+    }
+
+
+def _plan_answer(case: _Case, result: Any) -> int:
+    """1 where plan refuses the pinned build: it exits 1, or (asked for a framework's
+    main name) it answers with another of its distributions, saying so (onnxruntime
+    -> onnxruntime-gpu)."""
+    import json
+
+    if result.exit_code != 0:
+        return int(result.exit_code)
+    picks = json.loads(result.stdout)["picks"]
+    asked = case.plan.split("=")[0].split("[")[0]
+    return 0 if picks and picks[0]["package"] == asked else 1
+
+
+@pytest.mark.parametrize("case", _CASES, ids=lambda c: c.name)
+def test_every_command_gives_one_answer(case: _Case, tmp_path: Any) -> None:
+    """`matrix why`, `plan`, `check`, `doctor --snapshot` and `fleet report` (over a
+    node of that machine, --all-nodes) fail or pass together."""
+    import json
+
+    from tests.conftest import run_cli
+
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps(_node(case)))
+    fleet = tmp_path / "fleet.jsonl"
+    record = {
+        "schema": "envcheck.fleet/1",
+        "node": "node0",
+        "job_id": "1",
+        "status": "ok",
+        "snapshot": _node(case),
+    }
+    fleet.write_text(json.dumps(record) + "\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "requirements.txt").write_text(case.pin + "\n")
+    py = ("--python-version", "3.12")
+    answers = {
+        "why": run_cli("matrix", "why", case.why, *case.flags, *py).exit_code,
+        "plan": _plan_answer(case, run_cli("plan", case.plan, *case.flags, *py, "--json")),
+        "check": run_cli("check", str(project), *case.flags, *py).exit_code,
+        "doctor": run_cli("doctor", "--snapshot", str(snap)).exit_code,
+        "fleet": run_cli(
+            "fleet", "report", str(fleet), "--all-nodes", "--require", case.plan
+        ).exit_code,
+    }
+    expected = 1 if case.fails else 0
+    assert answers == dict.fromkeys(answers, expected), answers
+
+
+def test_fleet_of_pascal_and_blackwell_gets_no_cu128_or_cu129(matrix: Any) -> None:
+    """The fleet's shared environment is a plan over the union target: a GTX 1080 node
+    and an RTX 5090 node get no cu128/cu129 build (they start at sm_70), as plan does."""
+    from envcheck.fleet.records import read_json_lines
+    from envcheck.fleet.report import build_report
+
+    lines = []
+    for i, (name, cc) in enumerate((("NVIDIA GeForce GTX 1080", "6.1"), ("RTX 5090", "12.0"))):
+        node = {
+            "schema": "envcheck.snapshot/1",
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "python": {"version": "3.12.3"},
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": name, "compute_capability": cc}],
+        }
+        record = {"schema": "envcheck.fleet/1", "node": f"n{i}", "status": "ok", "snapshot": node}
+        lines.append(json.dumps(record))
+    report = build_report(read_json_lines(lines, "fleet.jsonl"), matrix, requirements=("torch",))
+    (env,) = report.environments
+    assert env.plan is not None
+    assert all(p.variant not in ("cu128", "cu129") for p in env.plan.picks), env.plan.picks
+    alone = plan(("torch",), env.target, matrix)
+    assert [(p.version, p.variant) for p in alone.picks] == [
+        (p.version, p.variant) for p in env.plan.picks
+    ]
