@@ -318,7 +318,7 @@ def _component(
             )
         )
         return None
-    selected, via = _select_index(pin, env, pairs, builds, problems)
+    selected, via = _select_index(pin, env, pairs, builds, problems, matrix)
     if not selected:
         return None
     if all(b.withdrawn for _, b in selected):
@@ -371,6 +371,7 @@ def _select_index(
     pairs: list[tuple[str, Build]],
     builds: Sequence[Build],
     problems: list[Problem],
+    matrix: Matrix,
 ) -> tuple[list[tuple[str, Build]], str]:
     """Narrow to the builds the pin's index serves; EC103 when it serves none."""
     versions = sorted({v for v, _ in pairs}, key=release_key)
@@ -383,7 +384,7 @@ def _select_index(
 
         chosen = [(v, b) for v, b in pairs if same_variant(b)]
         if not chosen:
-            chosen = _minor_mates(versions, builds, same_variant)
+            chosen = _minor_mates(versions, builds, same_variant, matrix)
         if not chosen and not _variants_known(versions, builds):
             problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
         elif not chosen:
@@ -417,7 +418,7 @@ def _select_index(
 
         chosen = [(v, b) for v, b in pairs if on_index(b)]
         if not chosen:
-            chosen = _minor_mates(versions, builds, on_index)
+            chosen = _minor_mates(versions, builds, on_index, matrix)
         if not chosen and not _variants_known(versions, builds):
             problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
         elif not chosen:
@@ -450,16 +451,23 @@ def _select_index(
 
 
 def _minor_mates(
-    versions: Sequence[str], builds: Sequence[Build], wanted: Callable[[Build], bool]
+    versions: Sequence[str],
+    builds: Sequence[Build],
+    wanted: Callable[[Build], bool],
+    matrix: Matrix,
 ) -> list[tuple[str, Build]]:
     """Builds of the same minor release that match, for releases whose own rows lack them.
 
-    Patch releases are published for the same variants as their minor release; the
-    matrix often enters only what a patch release's PyPI wheels show, so a variant
-    missing there is not proof the index never published it.
+    Where the framework's ``[[patch_rule]]`` says patch releases are built as their
+    minor release is (the same inference as ``compat.select``), they are published
+    for the same variants; the matrix often enters only what a patch release's PyPI
+    wheels show, so a variant missing there is not proof the index never published
+    it. Without a rule nothing is inferred.
     """
     out = []
     for version in versions:
+        if not builds or matrix.patch_rule(builds[0].framework, version) is None:
+            continue
         mates = [
             b
             for b in builds
