@@ -434,80 +434,10 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
     reasons.append(
         Reason(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
     )
-    if target.driver is not None:
-        from envcheck.compat.driver import driver_supports
+    from envcheck.compat.toolkit import toolkit_verdict
 
-        support = driver_supports(matrix, target.driver, cuda, target.driver_os)
-        req = matrix.driver_requirement(cuda, target.driver_os)
-        sources = tuple(o.cite() for o in req.origins)
-        if support == "native" and req.native is not None:
-            reasons.append(
-                Reason(
-                    OK,
-                    f"driver {target.driver.raw} >= {req.native.raw}, the minimum for CUDA {cuda} on {target.driver_os}",
-                    sources,
-                )
-            )
-        elif support == "minor_compat" and req.floor is not None:
-            reasons.append(
-                Reason(
-                    WARNING,
-                    f"driver {target.driver.raw} is below {req.native.raw if req.native else '?'} "
-                    f"but >= {req.floor.raw}: CUDA {cuda} runs through minor-version compatibility"
-                    + (f" (not covered: {req.caveats[0]})" if req.caveats else ""),
-                    sources,
-                )
-            )
-        elif support == "no":
-            need = req.floor or req.native
-            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
-            reasons.append(
-                Reason(
-                    ERROR,
-                    f"CUDA {cuda} needs driver >= {need.raw if need else '?'} on {target.driver_os}; "
-                    f"driver {target.driver.raw} supports CUDA up to {top or '?'}",
-                    sources,
-                )
-            )
-        else:
-            reasons.append(
-                Reason(WARNING, f"the matrix does not know the driver CUDA {cuda} needs")
-            )
-    if target.gpus:
-        archs = matrix.toolkit_archs_for(cuda)
-        for cc in target.gpus:
-            if archs is None:
-                reasons.append(
-                    Reason(WARNING, f"the matrix does not know which GPUs CUDA {cuda} targets")
-                )
-                continue
-            cite = archs.origin.cite()
-            if cc in archs.compute_capabilities:
-                level = WARNING if cc in archs.deprecated else OK
-                extra = " (deprecated)" if cc in archs.deprecated else ""
-                reasons.append(Reason(level, f"nvcc {cuda} can target {cc.sm}{extra}", (cite,)))
-            elif any(c > cc for c in archs.compute_capabilities) and not any(
-                c < cc for c in archs.compute_capabilities
-            ):
-                reasons.append(
-                    Reason(
-                        ERROR,
-                        f"CUDA {cuda} no longer supports {cc.sm} (oldest: {min(archs.compute_capabilities).sm})",
-                        (cite,),
-                    )
-                )
-            elif max(archs.compute_capabilities) < cc:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"{cc.sm} is newer than CUDA {cuda} knows (newest {max(archs.compute_capabilities).sm}); only PTX JIT can run on it",
-                        (cite,),
-                    )
-                )
-            else:
-                reasons.append(Reason(ERROR, f"nvcc {cuda} cannot target {cc.sm}", (cite,)))
-    if target.os == "macos":
-        reasons.append(Reason(ERROR, "CUDA is not available on macOS"))
+    verdict = toolkit_verdict(release, target, matrix)
+    reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
     works = not any(r.level == ERROR for r in reasons)
     return [Option(f"CUDA {cuda}", works, tuple(reasons))], []
 
