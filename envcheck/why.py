@@ -334,6 +334,8 @@ def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:
 def _cudnn_options(
     spec: Spec, target: Target, matrix: Matrix, cuda: Optional[CudaVersion]
 ) -> tuple[list[Option], list[Reason]]:
+    from envcheck.compat.cudnn import cudnn_span, cudnn_verdict
+
     rows = _cudnn_rows(matrix, spec)
     if not rows:
         return [], [Reason(ERROR, f"cuDNN {spec.version} is not in the matrix")]
@@ -341,69 +343,10 @@ def _cudnn_options(
     for row in rows:
         cite = row.origin.cite()
         reasons: list[Reason] = []
-        span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}"
-        if row.cuda_max is None:
-            span += f" and later {row.cuda_major}.x"
-        elif row.cuda_max != row.cuda_min:
-            span += f" to {row.cuda_max}"
+        span = cudnn_span(row)
         reasons.append(Reason(INFO, f"built for {span}", (cite,)))
-        if cuda is not None:
-            if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
-                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
-            elif row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11:
-                # Minor-version compatibility starts with CUDA 11.
-                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
-            elif row.cuda_max is not None and cuda > row.cuda_max:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"CUDA {cuda} is newer than the highest tested ({row.cuda_max}); "
-                        f"same major, so it relies on CUDA {cuda.major}.x compatibility",
-                        (cite,),
-                    )
-                )
-            else:
-                reasons.append(Reason(OK, f"CUDA {cuda} is within {span}", (cite,)))
-        if target.os is not None and row.os:
-            os_name = "linux" if target.os == "wsl" else target.os
-            ok = os_name in row.os
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{'available' if ok else 'not available'} for {os_name} (built for {', '.join(row.os)})",
-                    (cite,),
-                )
-            )
-        need = row.windows_min_driver if target.driver_os == "windows" else row.linux_min_driver
-        if target.driver is not None and need is not None:
-            ok = target.driver.key >= need.key
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"driver {target.driver.raw} {'>=' if ok else '<'} {need.raw}, the minimum for this build",
-                    (cite,),
-                )
-            )
-        for cc in target.gpus:
-            if not row.compute_capabilities:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"the matrix does not list the GPUs this build supports ({cc.sm} not checked)",
-                        (cite,),
-                    )
-                )
-                continue
-            ok = cc in row.compute_capabilities or any(
-                c.major == cc.major and c.minor <= cc.minor for c in row.compute_capabilities
-            )
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{cc.sm} {'is' if ok else 'is not'} among the supported compute capabilities",
-                    (cite,),
-                )
-            )
+        verdict = cudnn_verdict(row, target, cuda)
+        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
         if not row.origin.verified:
             reasons.append(
                 Reason(

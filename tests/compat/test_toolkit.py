@@ -39,3 +39,22 @@ def test_toolkit_verdict_and_why_agree(
     assert verdict.status is status
     works = explain_specs((f"cuda=={cuda}",), target, matrix).works
     assert works is (status is J.Status.RUNS)
+
+
+def test_cudnn_verdict_and_why_agree(matrix: Any) -> None:
+    """`matrix why cudnn==X cuda==Y` shows compat.cudnn's verdict for each row."""
+    from envcheck.compat.cudnn import cudnn_verdict
+
+    target = target_from_flags(matrix, driver="550.54.15", gpus=("A100",))
+    rows = [r for r in matrix.cudnn_releases if r.version.startswith("8.9")]
+    assert rows
+    cuda = CudaVersion(12, 4)
+    result = explain_specs(("cudnn==8.9", "cuda==12.4"), target, matrix)
+    options = result.results[0].options
+    assert len(options) == len(rows)
+    for row, option in zip(rows, options):
+        verdict = cudnn_verdict(row, target, cuda)
+        assert option.works is (verdict.status is J.Status.RUNS), option.label
+    # A CUDA 11 build with CUDA 12: fails, by the CUDA span.
+    eleven = next(r for r in rows if r.cuda_major == 11)
+    assert cudnn_verdict(eleven, target, cuda).status is J.Status.FAILS
