@@ -201,8 +201,13 @@ def _doctor_fails(build: Any, version: str, target: Target, matrix: Any) -> bool
             }
         ],
     )
-    blocking = {"driver-too-old", "gpu-arch-unsupported", "gpu-dropped-by-driver"}
-    return any(f.id in blocking for f in diagnose(snap, matrix).findings)
+    # Every error the doctor reports about the build counts (the doctor reads every
+    # reason of every verdict: a PTX-only path the driver cannot JIT is one too).
+    # A GPU the driver dropped is a finding about the GPU, not the build.
+    return any(
+        f.id == "gpu-dropped-by-driver" or (f.severity.value == "error" and f.framework == "torch")
+        for f in diagnose(snap, matrix).findings
+    )
 
 
 def _check_fails(build: Any, version: str, target: Target, matrix: Any) -> bool:
