@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck import names
 from envcheck.errors import InputError
+from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
+    from envcheck.compat.select import Selection
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import Build, CudnnRelease
@@ -174,6 +176,16 @@ class WhyResult:
         }
 
 
+_LEVELS = {
+    "ok": OK,
+    "info": INFO,
+    "warning": WARNING,
+    "unknown": WARNING,
+    "error": ERROR,
+}
+"""The judge's levels (``compat.judge.Level``, a str enum) as `matrix why` shows them."""
+
+
 def parse_spec(text: str) -> Spec:
     """Read one SPEC; raises InputError (exit 2) for text it cannot read."""
     m = _SPEC_RE.match(text)
@@ -201,34 +213,25 @@ def parse_spec(text: str) -> Spec:
     return Spec(text.strip(), kind, package, version, variant, m.group("extra"))
 
 
-def _version_match(wanted: str, version: str) -> bool:
-    """``2.5`` matches ``2.5.0`` and ``2.5.1``; ``2.5.1`` matches only itself (and ``2.5.1.0``)."""
-    w = [p for p in wanted.split("+")[0].split(".") if p]
-    v = version.split("+")[0].split(".")
-    if v[: len(w)] == w:
-        return True
-    # 2.15 == 2.15.0: trailing zeros are equal
-    return bool(len(w) > len(v) and w[: len(v)] == v and all(p == "0" for p in w[len(v) :]))
+def _selection(matrix: Matrix, spec: Spec) -> Selection:
+    """The builds a framework SPEC means, through the one selector (``compat.select``).
 
+    A SPEC's version is a prefix (``2.5`` means every 2.5.x) unless it names a patch
+    release (``2.5.1``)."""
+    from envcheck.compat.select import Intent, Request, select
 
-def _releases(matrix: Matrix, spec: Spec) -> list[str]:
-    return [v for v in matrix.releases(spec.kind) if _version_match(spec.version, v)]
-
-
-def _builds(matrix: Matrix, spec: Spec) -> list[tuple[Build, str]]:
-    out = []
-    for version in _releases(matrix, spec):
-        for build in matrix.builds_for(spec.kind, version):
-            if spec.variant is not None and build.variant != spec.variant:
-                continue
-            if spec.extra is not None and build.extra != spec.extra:
-                continue
-            out.append((build, version))
-    # A distribution name (tensorflow-gpu==1.14, cupy-cuda12x==13.3, paddlepaddle-gpu==2.6,
-    # or plain tensorflow==1.14, which is CPU-only) means that distribution only.
-    if any(b.package == spec.package for b, _ in out):
-        out = [(b, v) for b, v in out if b.package == spec.package]
-    return out
+    parts = [p for p in spec.version.split(".") if p]
+    exact = len(parts) >= 3 or not all(p.isdigit() for p in parts)
+    specifier = f"=={spec.version}" if exact else f"=={spec.version}.*"
+    request = Request(
+        spec.kind,
+        spec.package,
+        specifier,
+        extras=(spec.extra,) if spec.extra else (),
+        local=spec.variant,
+        intent=Intent.ASK,
+    )
+    return select(matrix, request)
 
 
 def _option_label(build: Build, version: str) -> str:
@@ -243,14 +246,9 @@ def _framework_options(
     from envcheck.compat import judge as J
     from envcheck.compat.candidate import from_build
 
-    levels = {
-        J.Level.OK: OK,
-        J.Level.INFO: INFO,
-        J.Level.WARNING: WARNING,
-        J.Level.UNKNOWN: WARNING,
-        J.Level.ERROR: ERROR,
-    }
-    builds = _builds(matrix, spec)
+    levels = _LEVELS
+    selection = _selection(matrix, spec)
+    builds = list(selection.pairs)
     if not builds:
         known = matrix.releases(spec.kind)
         if not known:
@@ -262,7 +260,7 @@ def _framework_options(
         if spec.extra:
             what = f"[{spec.extra}]=={what}"
         hint = f" (known {spec.kind} releases: {', '.join(near or known[-6:])})"
-        if _releases(matrix, spec):
+        if selection.releases_matched:
             hint = " (that release has no such variant/extra in the matrix)"
         return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
     platform = target.platform
@@ -283,7 +281,7 @@ def _framework_options(
             and all(p.startswith("windows") for p in build.platforms)
         ):
             on = replace(target, os="windows")
-        verdict = J.judge(from_build(build, version), on, matrix)
+        verdict = J.judge(from_build(build, version, selection.inferred), on, matrix)
         skip = () if wants_gpu else (J.CPU_ONLY, J.ROCM)
         reasons = [
             Reason(levels[r.level], r.message, r.sources)
@@ -335,12 +333,14 @@ def _wants_cuda(spec: Spec, target: Target) -> bool:
 
 
 def _cudnn_rows(matrix: Matrix, spec: Spec) -> list[CudnnRelease]:
-    return [r for r in matrix.cudnn_releases if _version_match(spec.version, r.version)]
+    return [r for r in matrix.cudnn_releases if release_matches(spec.version, r.version)]
 
 
 def _cudnn_options(
     spec: Spec, target: Target, matrix: Matrix, cuda: Optional[CudaVersion]
 ) -> tuple[list[Option], list[Reason]]:
+    from envcheck.compat.cudnn import cudnn_span, cudnn_verdict
+
     rows = _cudnn_rows(matrix, spec)
     if not rows:
         return [], [Reason(ERROR, f"cuDNN {spec.version} is not in the matrix")]
@@ -348,69 +348,10 @@ def _cudnn_options(
     for row in rows:
         cite = row.origin.cite()
         reasons: list[Reason] = []
-        span = f"CUDA {row.cuda_min or f'{row.cuda_major}.x'}"
-        if row.cuda_max is None:
-            span += f" and later {row.cuda_major}.x"
-        elif row.cuda_max != row.cuda_min:
-            span += f" to {row.cuda_max}"
+        span = cudnn_span(row)
         reasons.append(Reason(INFO, f"built for {span}", (cite,)))
-        if cuda is not None:
-            if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
-                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
-            elif row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11:
-                # Minor-version compatibility starts with CUDA 11.
-                reasons.append(Reason(ERROR, f"CUDA {cuda} is outside {span}", (cite,)))
-            elif row.cuda_max is not None and cuda > row.cuda_max:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"CUDA {cuda} is newer than the highest tested ({row.cuda_max}); "
-                        f"same major, so it relies on CUDA {cuda.major}.x compatibility",
-                        (cite,),
-                    )
-                )
-            else:
-                reasons.append(Reason(OK, f"CUDA {cuda} is within {span}", (cite,)))
-        if target.os is not None and row.os:
-            os_name = "linux" if target.os == "wsl" else target.os
-            ok = os_name in row.os
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{'available' if ok else 'not available'} for {os_name} (built for {', '.join(row.os)})",
-                    (cite,),
-                )
-            )
-        need = row.windows_min_driver if target.driver_os == "windows" else row.linux_min_driver
-        if target.driver is not None and need is not None:
-            ok = target.driver.key >= need.key
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"driver {target.driver.raw} {'>=' if ok else '<'} {need.raw}, the minimum for this build",
-                    (cite,),
-                )
-            )
-        for cc in target.gpus:
-            if not row.compute_capabilities:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"the matrix does not list the GPUs this build supports ({cc.sm} not checked)",
-                        (cite,),
-                    )
-                )
-                continue
-            ok = cc in row.compute_capabilities or any(
-                c.major == cc.major and c.minor <= cc.minor for c in row.compute_capabilities
-            )
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{cc.sm} {'is' if ok else 'is not'} among the supported compute capabilities",
-                    (cite,),
-                )
-            )
+        verdict = cudnn_verdict(row, target, cuda)
+        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
         if not row.origin.verified:
             reasons.append(
                 Reason(
@@ -441,78 +382,10 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
     reasons.append(
         Reason(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
     )
-    if target.driver is not None:
-        support = matrix.driver_supports(target.driver, cuda, target.driver_os)
-        req = matrix.driver_requirement(cuda, target.driver_os)
-        sources = tuple(o.cite() for o in req.origins)
-        if support == "native" and req.native is not None:
-            reasons.append(
-                Reason(
-                    OK,
-                    f"driver {target.driver.raw} >= {req.native.raw}, the minimum for CUDA {cuda} on {target.driver_os}",
-                    sources,
-                )
-            )
-        elif support == "minor_compat" and req.floor is not None:
-            reasons.append(
-                Reason(
-                    WARNING,
-                    f"driver {target.driver.raw} is below {req.native.raw if req.native else '?'} "
-                    f"but >= {req.floor.raw}: CUDA {cuda} runs through minor-version compatibility"
-                    + (f" (not covered: {req.caveats[0]})" if req.caveats else ""),
-                    sources,
-                )
-            )
-        elif support == "no":
-            need = req.floor or req.native
-            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
-            reasons.append(
-                Reason(
-                    ERROR,
-                    f"CUDA {cuda} needs driver >= {need.raw if need else '?'} on {target.driver_os}; "
-                    f"driver {target.driver.raw} supports CUDA up to {top or '?'}",
-                    sources,
-                )
-            )
-        else:
-            reasons.append(
-                Reason(WARNING, f"the matrix does not know the driver CUDA {cuda} needs")
-            )
-    if target.gpus:
-        archs = matrix.toolkit_archs_for(cuda)
-        for cc in target.gpus:
-            if archs is None:
-                reasons.append(
-                    Reason(WARNING, f"the matrix does not know which GPUs CUDA {cuda} targets")
-                )
-                continue
-            cite = archs.origin.cite()
-            if cc in archs.compute_capabilities:
-                level = WARNING if cc in archs.deprecated else OK
-                extra = " (deprecated)" if cc in archs.deprecated else ""
-                reasons.append(Reason(level, f"nvcc {cuda} can target {cc.sm}{extra}", (cite,)))
-            elif any(c > cc for c in archs.compute_capabilities) and not any(
-                c < cc for c in archs.compute_capabilities
-            ):
-                reasons.append(
-                    Reason(
-                        ERROR,
-                        f"CUDA {cuda} no longer supports {cc.sm} (oldest: {min(archs.compute_capabilities).sm})",
-                        (cite,),
-                    )
-                )
-            elif max(archs.compute_capabilities) < cc:
-                reasons.append(
-                    Reason(
-                        WARNING,
-                        f"{cc.sm} is newer than CUDA {cuda} knows (newest {max(archs.compute_capabilities).sm}); only PTX JIT can run on it",
-                        (cite,),
-                    )
-                )
-            else:
-                reasons.append(Reason(ERROR, f"nvcc {cuda} cannot target {cc.sm}", (cite,)))
-    if target.os == "macos":
-        reasons.append(Reason(ERROR, "CUDA is not available on macOS"))
+    from envcheck.compat.toolkit import toolkit_verdict
+
+    verdict = toolkit_verdict(release, target, matrix)
+    reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
     works = not any(r.level == ERROR for r in reasons)
     return [Option(f"CUDA {cuda}", works, tuple(reasons))], []
 
@@ -593,8 +466,12 @@ def _cross_reasons(
 
 
 def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    from envcheck.compat.keras import keras_verdict
+
     rows = [
-        r for r in matrix.keras_releases if any(_version_match(spec.version, v) for v in r.versions)
+        r
+        for r in matrix.keras_releases
+        if any(release_matches(spec.version, v) for v in r.versions)
     ]
     if not rows:
         return [], [Reason(ERROR, f"keras {spec.version} is not in the matrix")]
@@ -606,15 +483,9 @@ def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opt
             reasons.append(Reason(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
         if row.backends:
             reasons.append(Reason(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
-        if target.python is not None and row.python:
-            ok = target.python in row.python
-            reasons.append(
-                Reason(
-                    OK if ok else ERROR,
-                    f"{'supports' if ok else 'does not support'} Python {target.python}",
-                    (cite,),
-                )
-            )
+        version = next(v for v in row.versions if release_matches(spec.version, v))
+        verdict = keras_verdict(row, version, target)
+        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
         works = not any(r.level == ERROR for r in reasons)
         options.append(Option(f"keras {', '.join(row.versions)}", works, tuple(reasons)))
     return options, []

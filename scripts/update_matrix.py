@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from envcheck.matrix import Matrix, load_matrix_from  # noqa: E402 - after sys.path
 from envcheck.matrix.rows import Build  # noqa: E402
+from envcheck.model.versions import release_key  # noqa: E402
 
 PYPI = "https://pypi.org/pypi"
 SIMPLE = "https://pypi.org/simple"
@@ -375,7 +376,7 @@ def keras_drift(
     such releases are skipped, the caller logs them)."""
     pins = {v: p for p in matrix.keras_pins for v in p.tensorflow}
     out: list[Finding] = []
-    for version, lines in sorted(requires.items(), key=lambda kv: _version_key(kv[0])):
+    for version, lines in sorted(requires.items(), key=lambda kv: release_key(kv[0])):
         if lines is None:
             continue
         upstream = requirement(lines, "keras", None)
@@ -458,7 +459,7 @@ def torch_release_drift(
 
     known = {v for b in matrix.framework_builds("torch") for v in b.versions}
     out: list[Finding] = []
-    for version, files in sorted(releases.items(), key=lambda kv: _version_key(kv[0])):
+    for version, files in sorted(releases.items(), key=lambda kv: release_key(kv[0])):
         try:
             parsed = Version(version)
         except InvalidVersion:
@@ -478,15 +479,6 @@ def torch_release_drift(
             )
         )
     return out
-
-
-def _version_key(version: str) -> Any:
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return (0, Version(version))
-    except InvalidVersion:
-        return (1, version)
 
 
 def _get_json(session: Any, url: str) -> Optional[Any]:

@@ -39,6 +39,7 @@ from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
 from envcheck.compat.target import Target, check_driver_branch, resolve_gpu
 from envcheck.model._frozen import record, replace
+from envcheck.model.versions import release_key, release_minor, release_numbers
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -216,7 +217,9 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
             if any(keras_with_tensorflow(a, b, matrix) is None for a in kv for b in tv):
                 continue
             # Every pair conflicts; say why for the newest of each, what pip tries first.
-            newest = keras_with_tensorflow(max(kv, key=_vkey), max(tv, key=_vkey), matrix)
+            newest = keras_with_tensorflow(
+                max(kv, key=release_key), max(tv, key=release_key), matrix
+            )
             assert newest is not None
             problems.append(
                 Problem(
@@ -328,11 +331,11 @@ def _component(
             )
         )
         return None
-    selected, via = _select_index(pin, env, pairs, builds, problems)
+    selected, via = _select_index(pin, env, pairs, builds, problems, matrix)
     if not selected:
         return None
     if all(b.withdrawn for _, b in selected):
-        gone = sorted({v for v, _ in selected}, key=_vkey)
+        gone = sorted({v for v, _ in selected}, key=release_key)
         problems.append(
             Problem(
                 pin.location,
@@ -406,33 +409,21 @@ def _no_such_release(pin: Pin, builds: Sequence[Build]) -> Optional[Problem]:
 def _release_builds(
     pin: Pin, framework: str, builds: Sequence[Build], matrix: Matrix
 ) -> list[tuple[str, Build]]:
-    """(release, build) pairs of the pin's package and extras whose release matches."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    """(release, build) pairs of the pin's package and extras whose release matches,
+    through the one selector (``compat.select``); the local label is read by
+    ``_select_index``, which reports a variant the index lacks."""
+    from envcheck.compat.select import Intent, Request, select
 
-    from envcheck.check.parse_requirements import normalise_name
-
-    pool = list(builds)
-    if pin.source == "pip":
-        same = [b for b in pool if normalise_name(b.package) == pin.name]
-        pool = same or pool
-        with_extra = [b for b in pool if b.extra is not None and b.extra.lower() in pin.extras]
-        if with_extra:
-            pool = with_extra
-        else:
-            plain = [b for b in pool if b.extra is None]
-            pool = plain or pool
-    try:
-        spec = SpecifierSet(_spec(pin))
-    except InvalidSpecifier:
-        return []
-    releases = sorted({v for b in pool for v in b.versions})
-    wanted = {v for v in releases if spec.contains(v, prereleases=True)}
-    if not wanted and re.match(r"^===?\s*\d", _spec(pin)):
-        # A patch release the matrix does not list: its minor's build facts apply.
-        version = re.sub(r"^===?\s*", "", _spec(pin))
-        fallback = {b for b in matrix.builds_for_minor(framework, version) if b in pool}
-        return [(version, b) for b in pool if b in fallback]
-    return [(v, b) for b in pool for v in b.versions if v in wanted]
+    conda = pin.source == "conda"
+    request = Request(
+        framework,
+        None if conda else pin.name,
+        _spec(pin),
+        extras=tuple(pin.extras),
+        # A conda package has no extras: every row of the framework may be it.
+        intent=Intent.ASK if conda else Intent.PIN,
+    )
+    return [(v, b) for b, v in select(matrix, request).pairs]
 
 
 def _select_index(
@@ -441,9 +432,10 @@ def _select_index(
     pairs: list[tuple[str, Build]],
     builds: Sequence[Build],
     problems: list[Problem],
+    matrix: Matrix,
 ) -> tuple[list[tuple[str, Build]], str]:
     """Narrow to the builds the pin's index serves; EC103 when it serves none."""
-    versions = sorted({v for v, _ in pairs}, key=_vkey)
+    versions = sorted({v for v, _ in pairs}, key=release_key)
     label = pin.text
     if pin.local:
         local = pin.local
@@ -453,7 +445,7 @@ def _select_index(
 
         chosen = [(v, b) for v, b in pairs if same_variant(b)]
         if not chosen:
-            chosen = _minor_mates(versions, builds, same_variant)
+            chosen = _minor_mates(versions, builds, same_variant, matrix)
         if not chosen and not _variants_known(versions, builds):
             problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
         elif not chosen:
@@ -487,7 +479,7 @@ def _select_index(
 
         chosen = [(v, b) for v, b in pairs if on_index(b)]
         if not chosen:
-            chosen = _minor_mates(versions, builds, on_index)
+            chosen = _minor_mates(versions, builds, on_index, matrix)
         if not chosen and not _variants_known(versions, builds):
             problems.append(_variants_unknown(pin, _builds_framework(builds), versions))
         elif not chosen:
@@ -519,23 +511,28 @@ def _select_index(
     return on_extra + [p for p in pypi if p not in on_extra], ""
 
 
-def _minor(version: str) -> tuple[int, ...]:
-    return _vkey(version)[:2]
-
-
 def _minor_mates(
-    versions: Sequence[str], builds: Sequence[Build], wanted: Callable[[Build], bool]
+    versions: Sequence[str],
+    builds: Sequence[Build],
+    wanted: Callable[[Build], bool],
+    matrix: Matrix,
 ) -> list[tuple[str, Build]]:
     """Builds of the same minor release that match, for releases whose own rows lack them.
 
-    Patch releases are published for the same variants as their minor release; the
-    matrix often enters only what a patch release's PyPI wheels show, so a variant
-    missing there is not proof the index never published it.
+    Where the framework's ``[[patch_rule]]`` says patch releases are built as their
+    minor release is (the same inference as ``compat.select``), they are published
+    for the same variants; the matrix often enters only what a patch release's PyPI
+    wheels show, so a variant missing there is not proof the index never published
+    it. Without a rule nothing is inferred.
     """
     out = []
     for version in versions:
+        if not builds or matrix.patch_rule(builds[0].framework, version) is None:
+            continue
         mates = [
-            b for b in builds if wanted(b) and any(_minor(v) == _minor(version) for v in b.versions)
+            b
+            for b in builds
+            if wanted(b) and any(release_minor(v) == release_minor(version) for v in b.versions)
         ]
         out += [(version, b) for b in mates]
     return out
@@ -543,8 +540,8 @@ def _minor_mates(
 
 def _variants_known(versions: Sequence[str], builds: Sequence[Build]) -> bool:
     """Whether the matrix lists any index variant for these releases' minor release."""
-    minors = {_minor(v) for v in versions}
-    return any(b.index_url and any(_minor(v) in minors for v in b.versions) for b in builds)
+    minors = {release_minor(v) for v in versions}
+    return any(b.index_url and any(release_minor(v) in minors for v in b.versions) for b in builds)
 
 
 def _builds_framework(builds: Sequence[Build]) -> str:
@@ -564,16 +561,12 @@ def _variants_unknown(pin: Pin, framework: str, versions: Sequence[str]) -> Prob
 def _pypi(pairs: list[tuple[str, Build]]) -> list[tuple[str, Build]]:
     """What plain PyPI serves for each release: its default variant when known."""
     out: list[tuple[str, Build]] = []
-    for version in sorted({v for v, _ in pairs}, key=_vkey):
+    for version in sorted({v for v, _ in pairs}, key=release_key):
         mine = [(v, b) for v, b in pairs if v == version]
         default = [p for p in mine if p[1].pypi_default]
         plain = [p for p in mine if p[1].index_url is None]
         out.extend(default or plain or mine)
     return out
-
-
-def _vkey(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", version))
 
 
 def _span(versions: Sequence[str]) -> str:
@@ -777,7 +770,7 @@ def _channel_cudas(
     if not allowed or any(not any(v in r.versions for r in rows) for v in allowed):
         return None
     cudas = {r.cuda for r in rows if r.cuda and any(v in r.versions for v in allowed)}
-    return channel, tuple(allowed), tuple(sorted(cudas, key=_vkey))
+    return channel, tuple(allowed), tuple(sorted(cudas, key=release_key))
 
 
 def _conda_pairings(
@@ -800,7 +793,7 @@ def _conda_pairings(
             if known is None:
                 continue
             channel, releases, cudas = known
-            if any(_vkey(c)[: len(version)] == version for c in cudas):
+            if any(release_numbers(c)[: len(version)] == version for c in cudas):
                 continue
             where = f" on {', '.join(sorted(platforms))}" if platforms else ""
             problems.append(
@@ -828,7 +821,7 @@ def _allowed_pythons(spec_text: str) -> list[str]:
 
 
 def _python_range(versions: Iterable[str]) -> str:
-    known = sorted(set(versions), key=_vkey)
+    known = sorted(set(versions), key=release_key)
     if not known:
         return "none"
     return known[0] if len(known) == 1 else f"{known[0]} to {known[-1]}"
@@ -861,7 +854,7 @@ def _python_bounds(env: Environment, components: Sequence[Component]) -> list[Pr
                         f" {_describe(comp)} supports Python {_python_range(supported)}",
                     )
                 )
-            elif _vkey(allowed[0]) < _vkey(_python_range(supported).split(" ")[0]):
+            elif release_key(allowed[0]) < release_key(_python_range(supported).split(" ")[0]):
                 problems.append(
                     Problem(
                         bound.location,

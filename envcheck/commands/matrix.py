@@ -93,13 +93,13 @@ def matrix() -> None:
 
 
 def _matches(row: Mapping[str, Any], version: str) -> bool:
-    from envcheck.why import _version_match
+    from envcheck.model.versions import release_matches
 
     for key in _VERSION_KEYS:
         if key not in row or row[key] is None:
             continue
         values = row[key] if isinstance(row[key], list) else [row[key]]
-        return any(_version_match(version, str(v)) for v in values)
+        return any(release_matches(version, str(v)) for v in values)
     return True
 
 

@@ -13,6 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.compat.select import (
+    Inference,
+    Intent,
+    Request,
+    Selection,
+    pip_served,
+    select,
+    split_local,
+)
 from envcheck.model._frozen import record, replace
 from envcheck.model.versions import (
     ComputeCapability,
@@ -46,6 +55,9 @@ class Candidate:
     """Where the architecture list was read (the installed build's own file)."""
     build: Optional[Build] = None
     """The matrix row this candidate is (or was matched to)."""
+    inference: Optional[Inference] = None
+    """Set when the release is not in the matrix and the row is its minor release's,
+    under a ``[[patch_rule]]`` (``compat.select``)."""
 
     @property
     def rocm(self) -> bool:
@@ -73,7 +85,7 @@ class Candidate:
         return f"{name} {self.version}" + (f" ({shown})" if shown else "")
 
 
-def from_build(build: Build, version: str) -> Candidate:
+def from_build(build: Build, version: str, inference: Optional[Inference] = None) -> Candidate:
     return Candidate(
         framework=build.framework,
         version=version,
@@ -84,6 +96,7 @@ def from_build(build: Build, version: str) -> Candidate:
         archs=build.archs,
         ptx=build.ptx,
         build=build,
+        inference=inference,
     )
 
 
@@ -111,21 +124,24 @@ def local_label(version: str) -> Optional[str]:
     return version.split("+", 1)[1].lower() if "+" in version else None
 
 
-def pip_served(build: Build) -> bool:
-    """Served by plain ``pip install NAME==V``: the variant PyPI serves (``pypi_default``,
-    recorded for linux-x86_64), or a build with no extra index or find-links page."""
-    return build.pypi_default is True or (build.index_url is None and build.find_links is None)
-
-
-def release_builds(
-    matrix: Matrix, framework: str, version: str, platform: Optional[str]
-) -> tuple[Build, ...]:
-    """The matrix rows of one release on a platform (the newest patch of its minor
-    release when the matrix does not list this patch)."""
-    rows = matrix.builds_for(framework, version, platform=platform)
-    if not rows:
-        rows = matrix.builds_for_minor(framework, version, platform=platform)
-    return rows
+def release_selection(
+    matrix: Matrix,
+    framework: str,
+    version: str,
+    platform: Optional[str],
+    package: Optional[str] = None,
+) -> Selection:
+    """The rows of one release on a platform, through the one selector (a patch
+    release the matrix does not list is judged by its minor release's rows where a
+    ``[[patch_rule]]`` says so)."""
+    # An installed distribution does not record the extras it was installed with:
+    # every row of it is a possibility (ASK); the local label is narrowed by callers.
+    base, _ = split_local(f"=={version}")
+    found = select(matrix, Request(framework, package, base, intent=Intent.ASK))
+    if platform is not None:
+        on = tuple(p for p in found.pairs if not p[0].platforms or platform in p[0].platforms)
+        found = replace(found, pairs=on, inferred=found.inferred if on else None)
+    return found
 
 
 def pip_candidates(
@@ -143,9 +159,8 @@ def pip_candidates(
     such row, every build of the release.
     """
     label = local_label(version)
-    rows = release_builds(matrix, framework, version, platform)
-    if package is not None and any(b.package == package for b in rows):
-        rows = tuple(b for b in rows if b.package == package)
+    found = release_selection(matrix, framework, version, platform, package)
+    rows = tuple(b for b, _ in found.pairs)
     rows = tuple(b for b in rows if not b.variant.startswith("rocm") or label == b.variant)
     if label is not None:
         chosen = tuple(b for b in rows if b.variant == label)
@@ -153,7 +168,7 @@ def pip_candidates(
         served = tuple(b for b in rows if pip_served(b))
         chosen = served or rows
     base = version.split("+")[0]
-    return tuple(from_build(b, base) for b in chosen)
+    return tuple(from_build(b, base, found.inferred) for b in chosen)
 
 
 def candidates_for_installed(
@@ -192,10 +207,9 @@ def candidates_for_installed(
     pool = pip_candidates(matrix, fw.name, version, platform, fw.package)
     if not pool or fw.cpu_only is not None or fw.cuda_version or fw.variant:
         # Build facts were read: every row of the release is a possibility.
-        every = release_builds(matrix, fw.name, fw.version, platform)
-        if fw.package and any(b.package == fw.package for b in every):
-            every = tuple(b for b in every if b.package == fw.package)
-        pool = tuple(from_build(b, fw.version.split("+")[0]) for b in every)
+        found = release_selection(matrix, fw.name, fw.version, platform, fw.package)
+        every = tuple(b for b, _ in found.pairs)
+        pool = tuple(from_build(b, fw.version.split("+")[0], found.inferred) for b in every)
     cuda = parse_cuda_version(fw.cuda_version)
     if fw.cpu_only is True:
         pool = tuple(c for c in pool if c.cpu_only)
@@ -234,7 +248,8 @@ def candidates_for_installed(
 
 def sibling_builds(candidate: Candidate, matrix: Matrix) -> tuple[Build, ...]:
     """Other CUDA variants of the same release whose architecture lists are known."""
-    rows = matrix.builds_for(candidate.framework, candidate.version)
+    release = candidate.inference.by if candidate.inference else candidate.version
+    rows = matrix.builds_for(candidate.framework, release)
     mine = set(candidate.platforms)
     return tuple(
         b

@@ -24,8 +24,10 @@ import functools
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.compat.candidate import Candidate, sibling_builds
+from envcheck.compat.driver import driver_supports
 from envcheck.model._frozen import record
 from envcheck.model.finding import Category
+from envcheck.model.versions import release_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,6 +52,7 @@ NO_GPU = "no_gpu"
 WITHDRAWN = "withdrawn"
 UNVERIFIED = "unverified"
 BUILD_UNKNOWN = "build_unknown"
+INFERRED_RELEASE = "inferred_release"
 
 
 class Level(str, enum.Enum):
@@ -196,6 +199,18 @@ def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
     c = candidate
     reasons: list[Reason] = []
     src = c.sources
+    if c.inference is not None:
+        rule = c.inference.rule
+        reasons.append(
+            Reason(
+                INFERRED_RELEASE,
+                Level.INFO,
+                Category.OTHER,
+                c.inference.message(c.package),
+                (rule.origin.cite(),),
+                inferred=True,
+            )
+        )
     platform = target.platform
     if platform is not None and c.platforms:
         if platform in c.platforms:
@@ -394,7 +409,35 @@ def _cuda_reasons(c: Candidate, target: Target, matrix: Matrix, reasons: list[Re
     code = Code.NATIVE if target.gpus else Code.UNKNOWN
     for cc, name in named:
         code = min(code, _arch_reason(c, cc, name, matrix, reasons))
+    _ptx_beyond_driver(c, reasons)
     return code
+
+
+def _ptx_beyond_driver(c: Candidate, reasons: list[Reason]) -> None:
+    """A GPU reached only through PTX, on a driver that runs the build's CUDA only
+    through minor-version compatibility: the PTX was written by that newer toolkit,
+    and a driver JIT-compiles only PTX of the CUDA releases it supports natively. The
+    two conditions together fail (CUDA_ERROR_UNSUPPORTED_PTX_VERSION); each alone
+    does not. Source: the minor-version compatibility row's "not covered" caveat
+    (cuda_driver.toml, NVIDIA's CUDA Compatibility guide)."""
+    compat = next((r for r in reasons if r.code == DRIVER_MINOR_COMPAT), None)
+    if compat is None:
+        return
+    for i, r in enumerate(reasons):
+        if r.code != GPU_ARCH_PTX or r.level is Level.ERROR:
+            continue
+        reasons[i] = Reason(
+            GPU_ARCH_PTX,
+            Level.ERROR,
+            Category.GPU_ARCH_UNSUPPORTED,
+            f"{r.message.split(' (built for')[0]}, and that PTX comes from CUDA {c.cuda}, "
+            "newer than the driver runs natively: the driver cannot JIT-compile it "
+            "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)"
+            + (f"; a driver >= {compat.subject} runs it" if compat.subject else ""),
+            tuple(dict.fromkeys((*r.sources, *compat.sources))),
+            r.inferred,
+            compat.subject,
+        )
 
 
 def _target_facts(
@@ -471,7 +514,7 @@ def _driver_facts(
     assert target.driver is not None
     driver = target.driver
     os_name = target.driver_os
-    support = matrix.driver_supports(driver, cuda, os_name)
+    support = driver_supports(matrix, driver, cuda, os_name)
     req = matrix.driver_requirement(cuda, os_name)
     cited = tuple(o.cite() for o in req.origins)
     if support == "no":
@@ -681,16 +724,23 @@ def _inferred_code(
     from one configuration, so their lists tell what this one carries for a GPU
     the toolkit can target, and whether the release ships PTX at all.
     """
-    floor = matrix.arch_floor(c.framework, c.version)
+    floor = matrix.arch_floor(c.framework, c.version, c.cuda)
     if floor is not None and cc < floor.compute_capability:
         # Every build of these releases starts above the GPU: neither SASS (same
         # major, lower minor) nor PTX (lower or equal) can reach it.
         where = (
-            f"{c.framework} {floor.versions} builds carry no code below "
-            f"{floor.compute_capability.sm}"
+            f"{c.framework} {floor.describe()} carry no code below {floor.compute_capability.sm}"
         )
         return (), (), where, (floor.origin.cite(),)
-    siblings = sibling_builds(c, matrix)
+    # Siblings share a list only within one architecture policy: the floor row that
+    # governs them (a CUDA family such as torch's cu128/cu129, which dropped sm_50-60,
+    # has its own), never across it.
+    release = c.inference.by if c.inference else c.version
+    siblings = tuple(
+        b
+        for b in sibling_builds(c, matrix)
+        if matrix.arch_floor(c.framework, release, b.cuda) is floor
+    )
     toolkit = None if c.cuda is None else matrix.toolkit_archs_for(c.cuda)
     emits = None if c.cuda is None else _emits(matrix, c.cuda, cc)
     sib_sources = tuple(dict.fromkeys(b.origin.cite() for b in siblings))
@@ -771,13 +821,11 @@ def rank_key(
     through minor-version compatibility; the variant plain pip installs; the
     newer CUDA.
     """
-    from envcheck.matrix import _version_key
-
     c = verdict.candidate
     gpu_build = not c.cpu_only and not c.rocm
     wants_gpu = target.nvidia is not False
     own = prefer is not None and (
-        _version_key(prefer.version) == _version_key(c.version)
+        release_key(prefer.version) == release_key(c.version)
         and (prefer.variant is None or prefer.variant == c.variant)
     )
     b = c.build
@@ -786,7 +834,7 @@ def rank_key(
         gpu_build == wants_gpu,
         own,
         _final(c.version),
-        _version_key(c.version),
+        release_key(c.version),
         int(verdict.code),
         bool(b is not None and b.bundles_cuda),
         not verdict.of(DRIVER_MINOR_COMPAT),

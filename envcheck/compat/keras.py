@@ -3,7 +3,9 @@
 Two facts decide, both in keras.toml: the TensorFlow range a Keras 2.x release
 needs (``[[release]] tensorflow``), and the keras range a TensorFlow release's
 wheels require (``[[tensorflow_pin]]``, its Requires-Dist: pip refuses any other
-keras beside it). Pure: used by the planner and by ``check``.
+keras beside it). ``keras_verdict`` judges a release against the target's Python
+(``python`` and ``requires_python``) for plan and ``matrix why`` alike. Pure: used
+by the planner, ``matrix why`` and ``check``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
 
+    from envcheck.compat.judge import Verdict
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import KerasRelease, Origin
 
@@ -50,3 +54,57 @@ def keras_with_tensorflow(
     except InvalidSpecifier:  # the loader validates specifiers; an old cache may not
         return None
     return None
+
+
+def keras_verdict(row: KerasRelease, version: str, target: Target) -> Verdict:
+    """Whether keras ``version`` (of ``row``) installs and runs on ``target``'s Python.
+
+    Two facts decide: the Pythons the release was tested with (``python``) and its
+    Requires-Python (``requires_python``), which pip enforces. Keras is pure Python,
+    so no GPU fact applies; the TensorFlow it needs is judged beside it
+    (``keras_with_tensorflow``)."""
+    from envcheck.compat.candidate import Candidate
+    from envcheck.compat.judge import PYTHON, Level, Reason, Status, Verdict
+    from envcheck.model.finding import Category
+
+    cite = (row.origin.cite(),)
+    reasons: list[Reason] = []
+    py = target.python
+    if py is not None and row.python:
+        if py in row.python:
+            reasons.append(Reason(PYTHON, Level.OK, Category.OTHER, f"supports Python {py}", cite))
+        else:
+            reasons.append(
+                Reason(
+                    PYTHON,
+                    Level.ERROR,
+                    Category.PYTHON_UNSUPPORTED,
+                    f"keras {version} supports Python {', '.join(row.python)}, not {py}",
+                    cite,
+                )
+            )
+    if py is not None and row.requires_python:
+        if _specifier(row.requires_python).contains(py, prereleases=True):
+            reasons.append(
+                Reason(
+                    PYTHON,
+                    Level.OK,
+                    Category.OTHER,
+                    f"Python {py} satisfies its Requires-Python {row.requires_python}",
+                    cite,
+                )
+            )
+        else:
+            reasons.append(
+                Reason(
+                    PYTHON,
+                    Level.ERROR,
+                    Category.PYTHON_UNSUPPORTED,
+                    f"keras {version} requires Python {row.requires_python}: pip refuses "
+                    f"it on Python {py}",
+                    cite,
+                )
+            )
+    failed = any(r.level is Level.ERROR for r in reasons)
+    candidate = Candidate(framework="keras", version=version, package="keras", cpu_only=True)
+    return Verdict(candidate, Status.FAILS if failed else Status.RUNS, tuple(reasons))

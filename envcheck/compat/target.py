@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.model._frozen import record
@@ -154,8 +155,10 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
         os_name = "macos"
     arch = normalise_arch(p.arch)
     driver = parse_driver_version(snapshot.driver.version)
-    ccs = []
-    names = []
+    # Each GPU's name stays beside its own capability: eight A100s are one
+    # (8.0, "A100") pair, a V100 beside them another.
+    pairs: dict[tuple[ComputeCapability, Optional[str]], None] = {}
+    unknown = []
     choices: dict[GpuChoice, None] = {}
     for g in snapshot.gpus:
         cc = parse_compute_capability(g.compute_capability)
@@ -166,9 +169,12 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
                 choices[reading.choice] = None
                 continue
         if cc is not None:
-            ccs.append(cc)
-        if g.name:
-            names.append(g.name)
+            pairs[(cc, g.name or None)] = None
+        elif g.name:
+            unknown.append(g.name)
+    ccs = [cc for cc, _ in pairs]
+    names = [n or cc.sm for cc, n in pairs] if any(n for _, n in pairs) else []
+    names += unknown
     python = None
     if snapshot.python.version:
         python = ".".join(snapshot.python.version.split(".")[:2])
@@ -177,7 +183,7 @@ def target_from_snapshot(snapshot: Snapshot, matrix: Optional[Matrix] = None) ->
         arch=arch,
         driver=driver,
         driver_cuda=parse_cuda_version(snapshot.driver.cuda_version),
-        gpus=tuple(dict.fromkeys(ccs)),
+        gpus=tuple(ccs),
         gpu_names=tuple(names),
         gpu_choices=tuple(choices),
         python=python,
@@ -343,3 +349,25 @@ def target_from_flags(
             raise ValueError(f"cannot read Python version {python!r} (e.g. 3.12)")
         changes["python"] = ".".join(parts[:2])
     return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def gpu_union(
+    targets: Iterable[Target],
+) -> tuple[tuple[ComputeCapability, ...], tuple[str, ...], tuple[GpuChoice, ...]]:
+    """The GPUs of several targets as one (a fleet's environment): each GPU keeps its
+    own name beside its own capability (a V100 is never labelled with an A100's
+    name); ordered by capability, then name. Returns (capabilities, names, the GPUs
+    known only by a name several chips share)."""
+    pairs: dict[tuple[ComputeCapability, str], None] = {}
+    choices: dict[GpuChoice, None] = {}
+    for t in targets:
+        named = len(t.gpu_names) == len(t.gpus)
+        for i, cc in enumerate(t.gpus):
+            pairs[(cc, t.gpu_names[i] if named else cc.sm)] = None
+        choices.update(dict.fromkeys(t.gpu_choices))
+    ordered = sorted(pairs)
+    return (
+        tuple(cc for cc, _ in ordered),
+        tuple(name for _, name in ordered),
+        tuple(choices),
+    )

@@ -435,16 +435,17 @@ def _environments(
     for (os_name, arch, python), digests in sorted(groups.items(), key=lambda kv: str(kv[0])):
         ts = [targets[d] for d in digests]
         drivers = [t.driver for t in ts if t.driver is not None]
-        ccs = sorted({c for t in ts for c in t.gpus})
-        names = sorted({n for t in ts for n in t.gpu_names})
         from envcheck.compat.target import Target as _Target
+        from envcheck.compat.target import gpu_union
 
+        ccs, gpu_names, choices = gpu_union(ts)
         target = _Target(
             os=os_name,
             arch=arch,
             driver=min(drivers, key=lambda v: v.key) if drivers else None,
-            gpus=tuple(ccs),
-            gpu_names=tuple(names),
+            gpus=ccs,
+            gpu_names=gpu_names,
+            gpu_choices=choices,
             python=python,
             nvidia=True,
         )

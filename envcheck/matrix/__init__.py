@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -35,15 +34,19 @@ from envcheck.matrix.rows import (
     MinorCompat,
     NvidiaPin,
     Origin,
+    PatchRule,
     RetiredArch,
     SharedGpuName,
     ToolkitArchs,
 )
 from envcheck.model._frozen import field, record
 from envcheck.model.versions import (
+    FINAL_RELEASE_RE,
     ComputeCapability,
     CudaVersion,
     DriverVersion,
+    normalise_release,
+    release_key,
 )
 
 if TYPE_CHECKING:
@@ -87,6 +90,7 @@ class Matrix:
     builds: Mapping[str, tuple[Build, ...]] = field(default_factory=dict)
     companions: tuple[Companion, ...] = ()
     arch_floors: tuple[ArchFloor, ...] = ()
+    patch_rules: tuple[PatchRule, ...] = ()
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
     nvidia_pins: tuple[NvidiaPin, ...] = ()
@@ -138,7 +142,7 @@ class Matrix:
     def _first_releases(self) -> dict[CudaVersion, CudaRelease]:
         # The resolver asks this for every candidate build: index it once.
         first: dict[CudaVersion, CudaRelease] = {}
-        for row in sorted(self.cuda_releases, key=lambda r: _version_key(r.version)):
+        for row in sorted(self.cuda_releases, key=lambda r: release_key(r.version)):
             first.setdefault(row.cuda, row)
         return first
 
@@ -182,23 +186,6 @@ class Matrix:
             caveats = compat.not_covered
             origins.append(compat.origin)
         return DriverRequirement(cuda, native, floor, caveats, tuple(origins))
-
-    def driver_supports(
-        self, driver: DriverVersion, cuda: CudaVersion, os_name: str = "linux"
-    ) -> Optional[str]:
-        """``native``, ``minor_compat`` or ``no``; None when the matrix cannot tell."""
-        req = self.driver_requirement(cuda, os_name)
-        if req.native is not None and driver.key >= req.native.key:
-            return "native"
-        if req.floor is not None and driver.key >= req.floor.key:
-            return "minor_compat"
-        if req.native is None and req.floor is None:
-            # Unknown CUDA version: compare against what the driver supports natively.
-            top = self.max_cuda_for_driver(driver, os_name)
-            if top is None:
-                return None
-            return "native" if cuda <= top else "no"
-        return "no"
 
     def max_cuda_for_driver(
         self, driver: DriverVersion, os_name: str = "linux"
@@ -333,8 +320,8 @@ class Matrix:
             if not cuda_builds:
                 continue
             newest = max(
-                (v for b in cuda_builds for v in b.versions if _FINAL_RE.match(v)),
-                key=_version_key,
+                (v for b in cuda_builds for v in b.versions if FINAL_RELEASE_RE.match(v)),
+                key=release_key,
                 default=None,
             )
             if newest is None:
@@ -357,7 +344,7 @@ class Matrix:
             if row.cuda_max is not None and cuda > row.cuda_max:
                 continue
             out.append(row)
-        return tuple(sorted(out, key=lambda r: _version_key(r.version), reverse=True))
+        return tuple(sorted(out, key=lambda r: release_key(r.version), reverse=True))
 
     # -- frameworks ------------------------------------------------------------
 
@@ -373,7 +360,7 @@ class Matrix:
     ) -> tuple[Build, ...]:
         """Builds of one framework release (optionally one variant/platform)."""
         out = []
-        for build in self._release_index(framework).get(_normalise_release(version), ()):
+        for build in self._release_index(framework).get(normalise_release(version), ()):
             if variant is not None and build.variant != variant:
                 continue
             if platform is not None and build.platforms and platform not in build.platforms:
@@ -393,64 +380,72 @@ class Matrix:
         if index is None:
             lists: dict[str, list[Build]] = {}
             for build in self.framework_builds(framework):
-                for release in {_normalise_release(v) for v in build.versions}:
+                for release in {normalise_release(v) for v in build.versions}:
                     lists.setdefault(release, []).append(build)
             index = self._release_indexes[framework] = {k: tuple(v) for k, v in lists.items()}
         return index
 
-    def builds_for_minor(
-        self, framework: str, version: str, platform: Optional[str] = None
-    ) -> tuple[Build, ...]:
-        """Builds of the newest known patch release of ``version``'s major.minor.
-
-        Patch releases reuse their minor release's build configuration; this is
-        the fallback for a patch release the matrix does not list yet.
-        """
-        wanted = _normalise_release(version).split(".")[:2]
-        same = [
-            v for v in self.releases(framework) if _normalise_release(v).split(".")[:2] == wanted
-        ]
-        if not same:
-            return ()
-        return self.builds_for(framework, same[-1], platform=platform)
-
     def releases(self, framework: str) -> tuple[str, ...]:
         """Every release of a framework in the matrix, oldest first."""
         seen = {v for b in self.framework_builds(framework) for v in b.versions}
-        return tuple(sorted(seen, key=_version_key))
+        return tuple(sorted(seen, key=release_key))
 
     def nvidia_pin(
         self, package: str, version: str, variant: str, extra: Optional[str] = None
     ) -> Optional[NvidiaPin]:
         """The NVIDIA wheels ``package[extra]==version`` (that variant) requires; None
         when the matrix does not record them."""
-        wanted = _normalise_release(version)
+        wanted = normalise_release(version)
         for row in self.nvidia_pins:
             if (
                 row.package == package
                 and row.variant == variant
                 and (row.extra or None) == (extra or None)
-                and any(_normalise_release(v) == wanted for v in row.versions)
+                and any(normalise_release(v) == wanted for v in row.versions)
             ):
                 return row
         return None
 
-    def arch_floor(self, framework: str, version: str) -> Optional[ArchFloor]:
+    def arch_floor(
+        self, framework: str, version: str, cuda: Optional[CudaVersion] = None
+    ) -> Optional[ArchFloor]:
         """The row bounding from below the code every build of ``framework``
-        ``version`` carries (SASS or PTX); None when the matrix states none."""
-        for row, spec in self._arch_floor_specs:
-            if row.framework == framework and spec.contains(version, prereleases=True):
+        ``version`` with CUDA ``cuda`` carries (SASS or PTX): a row naming the CUDA
+        range of the build before one for every build of the release; None when the
+        matrix states none."""
+        general = None
+        for row, spec, cuda_spec in self._arch_floor_specs:
+            if row.framework != framework or not spec.contains(version, prereleases=True):
+                continue
+            if cuda_spec is None:
+                general = general or row
+            elif cuda is not None and cuda_spec.contains(str(cuda), prereleases=True):
+                return row
+        return general
+
+    @functools.cached_property
+    def _arch_floor_specs(self) -> tuple[tuple[ArchFloor, Any, Any], ...]:
+        from packaging.specifiers import SpecifierSet
+
+        return tuple(
+            (row, SpecifierSet(row.versions), SpecifierSet(row.cuda) if row.cuda else None)
+            for row in self.arch_floors
+        )
+
+    def patch_rule(self, framework: str, version: str) -> Optional[PatchRule]:
+        """The rule that lets a patch release of ``framework`` the matrix does not
+        list be judged by its minor release's builds; None when no row says so."""
+        from packaging.specifiers import SpecifierSet
+
+        for row in self.patch_rules:
+            if row.framework == framework and SpecifierSet(row.versions).contains(
+                version, prereleases=True
+            ):
                 return row
         return None
 
-    @functools.cached_property
-    def _arch_floor_specs(self) -> tuple[tuple[ArchFloor, Any], ...]:
-        from packaging.specifiers import SpecifierSet
-
-        return tuple((row, SpecifierSet(row.versions)) for row in self.arch_floors)
-
     def companion(self, torch_version: str) -> Optional[Companion]:
-        return self._companions_by_release.get(_normalise_release(torch_version))
+        return self._companions_by_release.get(normalise_release(torch_version))
 
     @functools.cached_property
     def _companions_by_release(self) -> dict[str, Companion]:
@@ -458,7 +453,7 @@ class Matrix:
         # first row of a release answers, as a scan in file order did).
         index: dict[str, Companion] = {}
         for row in self.companions:
-            index.setdefault(_normalise_release(row.version), row)
+            index.setdefault(normalise_release(row.version), row)
         return index
 
 
@@ -493,49 +488,6 @@ def code_runs_on(
     if any(a.major == cc.major and a.minor <= cc.minor for a in sass):
         return True
     return any(p <= cc for p in ptx)
-
-
-_FINAL_RE = re.compile(r"^\d+(?:\.\d+)*(?:\.post\d+)?$")
-"""A final release (no a/b/rc/dev): what "a framework's newest release" means."""
-_RELEASE_RE = re.compile(
-    r"^(\d+(?:\.\d+)*)(?:[._-]?(a|alpha|b|beta|c|rc|pre|preview|dev)\.?(\d*))?"
-)
-_PRE_RANK = {
-    "dev": 0,
-    "a": 1,
-    "alpha": 1,
-    "b": 2,
-    "beta": 2,
-    "c": 3,
-    "rc": 3,
-    "pre": 3,
-    "preview": 3,
-}
-
-
-@functools.lru_cache(maxsize=4096)
-def _version_key(text: str) -> tuple[int, ...]:
-    """An ordering key for version strings: ``3.0.0b2`` < ``3.0.0`` < ``3.0.0.post1``;
-    ``2.5`` == ``2.5.0``; a ``+local`` label is ignored."""
-    base = text.split("+")[0].strip()
-    m = _RELEASE_RE.match(base)
-    if not m:
-        return tuple(int(p) for p in re.findall(r"\d+", base))
-    nums = tuple(int(p) for p in m.group(1).split("."))
-    nums += (0,) * max(0, 4 - len(nums))
-    if m.group(2):
-        return (*nums, 0, _PRE_RANK[m.group(2)], int(m.group(3) or 0))
-    post = re.match(r"[._-]?post(\d+)", base[m.end(1) :])
-    return (*nums, 1, int(post.group(1)) if post else 0, 0)
-
-
-def _normalise_release(version: str) -> str:
-    """``2.5.1+cu124`` → ``2.5.1``; ``2.15`` → ``2.15.0``."""
-    base = version.split("+")[0].strip()
-    parts = base.split(".")
-    while len(parts) < 3 and all(p.isdigit() for p in parts):
-        parts.append("0")
-    return ".".join(parts)
 
 
 # -- GPU name lookup -----------------------------------------------------------

@@ -31,6 +31,7 @@ from envcheck.matrix.rows import (
     MinorCompat,
     NvidiaPin,
     Origin,
+    PatchRule,
     RetiredArch,
     SharedGpuName,
     ToolkitArchs,
@@ -479,6 +480,7 @@ def read_framework(
                 versions=spec,
                 compute_capability=r.cc("compute_capability", example="3.5"),
                 origin=r.origin(),
+                cuda=r.specifier("cuda", required=False),
             )
 
         def loader(r: RowReader) -> LibraryLoader:
@@ -516,6 +518,9 @@ def read_framework(
                 origin=r.origin(),
             )
 
+        def patch_rule(r: RowReader) -> PatchRule:
+            return PatchRule(framework=name, versions=r.specifier("versions"), origin=r.origin())
+
         def nvidia_pin(r: RowReader) -> NvidiaPin:
             versions = r.strings("versions", required=True)
             if not versions:
@@ -542,14 +547,17 @@ def read_framework(
                 origin=r.origin(),
             )
 
-        tables: tuple[str, ...] = ("build",)
+        tables: tuple[str, ...] = ("build", "patch_rule")
         if name == "torch":
             tables += ("companion", "arch_floor")
         if name in NVIDIA_PIN_FILES:
             tables += ("nvidia_pin",)
         tables += ("loader", "route")
         _unknown_tables(doc, file, text, tables)
-        out: dict[str, Any] = {"builds": _rows(file, text, doc, "build", build)}
+        out: dict[str, Any] = {
+            "builds": _rows(file, text, doc, "build", build),
+            "patch_rules": _rows(file, text, doc, "patch_rule", patch_rule),
+        }
         if name == "torch":
             out["companions"] = _rows(file, text, doc, "companion", companion)
             out["arch_floors"] = _rows(file, text, doc, "arch_floor", arch_floor)

@@ -174,6 +174,26 @@ class ArchFloor:
     """PEP 440 specifier of the releases the floor holds for."""
     compute_capability: ComputeCapability
     origin: Origin
+    cuda: Optional[str] = None
+    """PEP 440 specifier of the CUDA versions of the builds it holds for (``>=12.8,<13``):
+    a variant family with its own architecture policy. Siblings of a release share
+    an architecture list only within one floor's family (``compat.judge``)."""
+
+    def describe(self) -> str:
+        """``>=2.7.0 builds with CUDA >=12.8,<13``; ``>=0.3.1 builds``."""
+        return f"{self.versions} builds" + (f" with CUDA {self.cuda}" if self.cuda else "")
+
+
+@record
+class PatchRule:
+    """A rule that a patch release of a framework the matrix does not list is built
+    as its minor release is (same variants, CUDA and architecture lists): judged
+    with the builds of the newest listed patch of that minor, marked inferred."""
+
+    framework: str
+    versions: str
+    """PEP 440 specifier of the releases the rule holds for."""
+    origin: Origin
 
 
 @record

@@ -206,10 +206,12 @@ def _check_floor(matrix: Matrix, floor: ArchFloor) -> None:
     from packaging.specifiers import SpecifierSet
 
     spec = SpecifierSet(floor.versions)
+    cuda = SpecifierSet(floor.cuda) if floor.cuda else None
     covered = [
         b
         for b in matrix.builds.get(floor.framework, ())
         if any(spec.contains(v, prereleases=True) for v in b.versions)
+        and (cuda is None or (b.cuda is not None and cuda.contains(str(b.cuda))))
     ]
     if not covered:
         _fail(floor.origin, f"arch_floor {floor.versions}: no {floor.framework} build")

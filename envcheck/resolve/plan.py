@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck import names
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
-from envcheck.compat.keras import keras_with_tensorflow
 from envcheck.errors import EnvcheckError
+from envcheck.model.versions import release_key
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
 
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import Build, KerasRelease, NvidiaPin
+    from envcheck.matrix.rows import Build
     from envcheck.model.versions import CudaVersion
 
 DRIVER = "driver"
@@ -281,12 +281,6 @@ class _Candidate:
         )
 
 
-def _version_key(text: str) -> tuple[int, ...]:
-    from envcheck.matrix import _version_key as key
-
-    return key(text)
-
-
 def _matches(req: Requirement, version: str) -> bool:
     return req.specifier.contains(version, prereleases=True) if req.specifier else True
 
@@ -299,12 +293,6 @@ def _wanted_label(req: Requirement) -> Optional[str]:
     return None
 
 
-def _matches_release(req: Requirement, version: str, label: Optional[str]) -> bool:
-    if label is None:
-        return _matches(req, version)
-    return _matches(req, f"{version}+{label}")
-
-
 def explicit_cpu(name: str, req: Requirement) -> bool:
     """The request names a CPU build itself: ``tensorflow-cpu``, ``torch==2.5.1+cpu``,
     ``jax[cpu]``."""
@@ -315,33 +303,38 @@ def explicit_cpu(name: str, req: Requirement) -> bool:
 def _candidates(
     request: _Request, target: Target, matrix: Matrix, allow_cpu: bool = False
 ) -> tuple[_Candidate, ...]:
-    """Every build matching the request, judged on ``target``."""
+    """Every build matching the request, judged on ``target``.
+
+    Which builds the request means is the one selector's answer (``compat.select``):
+    a distribution name the matrix has rows for (tensorflow-gpu, cupy-cuda12x,
+    paddlepaddle-gpu) means that distribution, an extra (jax[cuda13]) that build, a
+    local label (+cu118) that variant.
+    """
+    from envcheck.compat.select import Intent, Request, select
+
     req = request.requirement
     label = _wanted_label(req)
     cpu_request = explicit_cpu(request.name, req)
-    rows = [b for b in matrix.framework_builds(request.framework) if not b.withdrawn]
-    # A distribution name the matrix has rows for (tensorflow-gpu, cupy-cuda12x,
-    # paddlepaddle-gpu) means that distribution; an extra (jax[cuda13]) that build.
-    if request.name not in MAIN_NAMES and any(b.package == request.name for b in rows):
-        rows = [b for b in rows if b.package == request.name]
-    extras = {e.lower().replace("-", "_") for e in req.extras}
-    if extras and any((b.extra or "").replace("-", "_") in extras for b in rows):
-        rows = [b for b in rows if (b.extra or "").replace("-", "_") in extras]
-    if cpu_request and label is None and not any(b.package == request.name for b in rows):
+    found = select(
+        matrix,
+        Request(
+            request.framework,
+            request.name,
+            str(req.specifier),
+            extras=tuple(sorted(req.extras)),
+            intent=Intent.CHOOSE,
+        ),
+    )
+    if cpu_request and label is None and not any(b.package == request.name for b, _ in found.pairs):
         return ()  # tensorflow-cpu: a distribution the matrix has no rows for
     out = []
-    for build in rows:
-        if build.variant.startswith("rocm"):
-            continue  # envcheck plans for NVIDIA GPUs
-        if label is not None and build.variant != label:
-            continue
+    for build, version in found.pairs:
+        if build.withdrawn or build.variant.startswith("rocm"):
+            continue  # gone from its index; envcheck plans for NVIDIA GPUs
         if cpu_request and not build.cpu_only:
             continue
-        for version in build.versions:
-            if not _matches_release(req, version, label):
-                continue
-            verdict = J.judge(from_build(build, version), target, matrix)
-            out.append(_Candidate(verdict, cpu_request or allow_cpu))
+        verdict = J.judge(from_build(build, version, found.inferred), target, matrix)
+        out.append(_Candidate(verdict, cpu_request or allow_cpu))
     return tuple(out)
 
 
@@ -372,6 +365,7 @@ def _caveats(c: _Candidate) -> tuple[str, ...]:
         for r in c.verdict.reasons
         if (r.level in shown and r.code not in (J.WITHDRAWN,))
         or (c.cpu_ok and r.code == J.CPU_ONLY)
+        or r.code == J.INFERRED_RELEASE
     )
 
 
@@ -492,7 +486,9 @@ def plan(
             texts, target, decisions=tuple(decisions), unsatisfiable=why, driver_max_cuda=driver_top
         )
     chosen, cuda_major, cudnn_major = choice
-    chosen, pin_conflicts = _agree_pins(mains, runnable, chosen, ctx, decisions)
+    from envcheck.resolve.nvidia_pins import agree_pins
+
+    chosen, pin_conflicts = agree_pins(mains, runnable, chosen, ctx, decisions)
     if cuda_major is not None and len([c for c in chosen.values() if c.build.cuda]) > 1:
         decisions.append(
             Decision(
@@ -541,7 +537,9 @@ def plan(
                 decisions.append(Decision("torch", held.message, held.sources))
 
     if keras is not None:
-        got = _plan_keras(keras, chosen, target, matrix)
+        from envcheck.resolve.keras_plan import plan_keras
+
+        got = plan_keras(keras, chosen, target, matrix)
         if isinstance(got, Unsatisfiable):
             return Plan(
                 texts,
@@ -785,7 +783,7 @@ def _newer_unconfirmed(c: _Candidate, ok: Sequence[_Candidate]) -> Optional[str]
     """When the pick runs but a newer release the judge cannot tell about was
     passed over (its compiled architectures unknown for the GPU), say which and why,
     so the user can ask for it."""
-    from envcheck.matrix import _version_key as key
+    key = release_key
 
     if c.verdict.status is not J.Status.RUNS:
         return None
@@ -802,80 +800,6 @@ def _newer_unconfirmed(c: _Candidate, ok: Sequence[_Candidate]) -> Optional[str]
     if why:
         text += f": {why}"
     return text + f"; ask for {top.build.package}=={top.version} to take it anyway"
-
-
-# -- keras -----------------------------------------------------------------------
-
-
-def _plan_keras(
-    req: _Request, chosen: dict[str, _Candidate], target: Target, matrix: Matrix
-) -> Any:
-    """(Pick, Decision) for Keras, or Unsatisfiable."""
-    rows = matrix.keras_releases
-    if not rows:
-        return _unpinned(req), Decision(
-            "keras", f"the matrix has no Keras rows; {req.requirement} is passed on unpinned"
-        )
-    from packaging.specifiers import SpecifierSet
-
-    tf = chosen.get("tensorflow")
-    # The keras the chosen TensorFlow itself requires (its Requires-Dist): pip enforces it.
-    pin = None
-    if tf is not None:
-        pin = next((p for p in matrix.keras_pins if tf.version in p.tensorflow), None)
-    found: list[tuple[tuple[Any, ...], str, KerasRelease]] = []
-    reasons: list[str] = []
-    cites: list[str] = []  # the row behind each reason
-
-    def block(text: str, origin: Any) -> None:
-        reasons.append(text)
-        cites.append(origin.cite())
-
-    for row in rows:
-        for version in row.versions:
-            if not _matches(req.requirement, version):
-                continue
-            if target.python is not None and row.python and target.python not in row.python:
-                block(f"keras {version} supports Python {', '.join(row.python)}", row.origin)
-                continue
-            if (
-                target.python is not None
-                and row.requires_python
-                and not SpecifierSet(row.requires_python).contains(target.python)
-            ):
-                block(f"keras {version} requires Python {row.requires_python}", row.origin)
-                continue
-            if row.tensorflow and tf is None:
-                # Multi-backend Keras (2.0-2.3) runs on theano or cntk as well: the
-                # TensorFlow range only binds when TensorFlow is planned with it.
-                if any(b != "tensorflow" for b in row.backends):
-                    found.append(((False, *_version_key(version)), version, row))
-                    continue
-                block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
-                continue
-            conflict = None if tf is None else keras_with_tensorflow(version, tf.version, matrix)
-            if conflict is not None:
-                block(*conflict)
-                continue
-            # Prefer a release that names the chosen TensorFlow over one that does not.
-            named = tf is not None and (row.tensorflow is not None or pin is not None)
-            found.append(((named, *_version_key(version)), version, row))
-    if not found:
-        return Unsatisfiable(
-            "keras",
-            PYTHON if any("Python" in r for r in reasons) else NO_RELEASE,
-            f"no Keras release matches {req.requirement}" + (f" ({reasons[0]})" if reasons else ""),
-            "relax the keras specifier or request tensorflow with it",
-            tuple(cites[:1]) or tuple(r.origin.cite() for r in rows[:1]),
-        )
-    _, version, row = max(found, key=lambda t: t[0])
-    pick = Pick("keras", "keras", version, source=row.origin.source)
-    return pick, Decision(
-        "keras",
-        f"keras {version}: newest release matching {req.requirement.specifier or 'any version'}"
-        + (f" that works with tensorflow {tf.version}" if tf and (row.tensorflow or pin) else ""),
-        (row.origin.cite(),) + ((pin.origin.cite(),) if pin is not None else ()),
-    )
 
 
 # -- explaining failure ------------------------------------------------------------
@@ -917,7 +841,7 @@ def _explain_block(
                 for v in b.versions
                 if _matches(req.requirement, v)
             },
-            key=_version_key,
+            key=release_key,
         )
         if withdrawn:
             return Unsatisfiable(
@@ -935,7 +859,7 @@ def _explain_block(
         )
     # What blocks the newest candidate, and which constraint blocks them all.
     pool = sorted(
-        gpu or cpu, key=lambda c: (_version_key(c.version), c.build.cuda or (0, 0)), reverse=True
+        gpu or cpu, key=lambda c: (release_key(c.version), c.build.cuda or (0, 0)), reverse=True
     )
     per = [(c, _blockers(c, fw, ctx)) for c in pool]
     blockers = per[0][1]
@@ -1007,11 +931,14 @@ def _explain_block(
     if first.constraint == GPU_ARCH:
         cc = ", ".join(f"sm_{c.major}{c.minor}" for c in target.gpus)
         why, sources = first.message, first.sources
-        floors = {id(f): f for f in (matrix.arch_floor(fw, c.version) for c in gpu)}
-        floor = next(iter(floors.values())) if len(floors) == 1 else None
+        floors = [matrix.arch_floor(fw, c.version, c.build.cuda) for c in gpu]
+        # Every build under a floor: the lowest one bounds them all.
+        floor = None
+        if floors and all(f is not None for f in floors):
+            floor = min((f for f in floors if f is not None), key=lambda f: f.compute_capability)
         if floor is not None and target.gpus and max(target.gpus) < floor.compute_capability:
             # One data fact answers for every build: say it rather than the newest's list.
-            why = f"{fw} {floor.versions} builds carry no code below {floor.compute_capability.sm}"
+            why = f"{fw} {floor.describe()} carry no code below {floor.compute_capability.sm}"
             sources = (floor.origin.cite(),)
         lasts = [(g, matrix.last_cuda_for(g)) for g in sorted(set(target.gpus))]
         legacy = "; ".join(
@@ -1028,7 +955,7 @@ def _explain_block(
             sources,
         )
     if first.constraint == PYTHON:
-        pys = sorted({p for c in gpu for p in c.build.python}, key=_version_key)
+        pys = sorted({p for c in gpu for p in c.build.python}, key=release_key)
         return Unsatisfiable(
             fw,
             PYTHON,
@@ -1066,7 +993,7 @@ def _newest_on(req: _Request, ctx: _Ctx, platform: str) -> Optional[str]:
         for c in _candidates(bare, ctx.target, ctx.matrix)
         if not c.build.cpu_only and platform in c.build.platforms
     ]
-    return max(found, key=_version_key) if found else None
+    return max(found, key=release_key) if found else None
 
 
 def _explain_no_shared(
@@ -1087,171 +1014,3 @@ def _explain_no_shared(
         + "; ".join(parts),
         "install them in separate environments, or relax the version specifiers",
     )
-
-
-# -- NVIDIA wheel pins shared by frameworks ------------------------------------------
-
-
-def _pins_of(c: _Candidate, matrix: Matrix) -> Optional[NvidiaPin]:
-    b = c.build
-    if not b.bundles_cuda or b.cuda is None:
-        return None
-    return matrix.nvidia_pin(b.package, c.version, b.variant, b.extra)
-
-
-def _exact(spec: Any) -> Optional[str]:
-    items = list(spec)
-    if len(items) == 1 and items[0].operator in ("==", "===") and "*" not in items[0].version:
-        return str(items[0].version)
-    return None
-
-
-def pin_conflicts(a: NvidiaPin, b: NvidiaPin) -> list[str]:
-    """``nvidia-cudnn-cu12 ==9.1.0.70 vs ==9.3.0.75`` for each wheel both require
-    where an exact pin of one falls outside the other's specifier."""
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
-
-    def specs(row: NvidiaPin) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for text in row.requires:
-            req = Requirement(text)
-            out[canonicalize_name(req.name)] = req.specifier
-        return out
-
-    ra, rb = specs(a), specs(b)
-    found = []
-    for name in sorted(ra.keys() & rb.keys()):
-        sa, sb = ra[name], rb[name]
-        ea, eb = _exact(sa), _exact(sb)
-        if (ea is not None and not sb.contains(ea, prereleases=True)) or (
-            eb is not None and not sa.contains(eb, prereleases=True)
-        ):
-            found.append(f"{name} {sa} vs {sb}")
-    return found
-
-
-def _conflicts_among(
-    frameworks: Sequence[str], pins: dict[str, NvidiaPin]
-) -> list[tuple[str, str, list[str]]]:
-    out = []
-    for a, b in itertools.combinations(frameworks, 2):
-        found = pin_conflicts(pins[a], pins[b])
-        if found:
-            out.append((a, b, found))
-    return out
-
-
-def _label(c: _Candidate) -> str:
-    b = c.build
-    return f"{b.package}{f'[{b.extra}]' if b.extra else ''} {c.version}"
-
-
-def _agree_pins(
-    mains: Sequence[_Request],
-    runnable: dict[str, list[_Candidate]],
-    chosen: dict[str, _Candidate],
-    ctx: _Ctx,
-    decisions: list[Decision],
-) -> tuple[dict[str, _Candidate], tuple[str, ...]]:
-    """Frameworks that bring NVIDIA's wheels must agree on their exact versions (pip
-    installs one nvidia-cudnn-cu12): keep the choice when the pins the matrix records
-    agree, else take the best releases whose pins agree (same CUDA and cuDNN majors),
-    else say that pip will re-pin one under the other. Returns (choice, conflicting
-    frameworks in request order)."""
-    if ctx.target.platform not in (None, "linux-x86_64"):
-        return chosen, ()  # the recorded pins are the linux-x86_64 wheels'
-    order = [r.framework for r in mains]
-    bringing = [f for f in order if f in chosen and chosen[f].build.bundles_cuda]
-    bringing = [f for f in bringing if chosen[f].build.cuda is not None]
-    if len(bringing) < 2:
-        return chosen, ()
-    matrix = ctx.matrix
-    pins = {f: p for f in bringing if (p := _pins_of(chosen[f], matrix)) is not None}
-    unknown = [f for f in bringing if f not in pins]
-    if unknown:
-        decisions.append(
-            Decision(
-                "environment",
-                "the matrix does not record which nvidia-* wheels "
-                + ", ".join(f"{_label(chosen[f])} ({chosen[f].build.variant})" for f in unknown)
-                + f" require{'s' if len(unknown) == 1 else ''}: whether pip re-pins them is"
-                " not checked",
-            )
-        )
-    known = [f for f in bringing if f in pins]
-    if len(known) < 2:
-        return chosen, ()
-    clashes = _conflicts_among(known, pins)
-    cites = tuple(pins[f].origin.cite() for f in known)
-    if not clashes:
-        decisions.append(
-            Decision(
-                "environment",
-                " and ".join(_label(chosen[f]) for f in known)
-                + " require the same versions of the NVIDIA wheels they share",
-                cites,
-            )
-        )
-        return chosen, ()
-    better = _agreeing(known, runnable, chosen, matrix)
-    said = "; ".join(
-        f"{_label(chosen[a])} and {_label(chosen[b])} pin {', '.join(found)}"
-        for a, b, found in clashes
-    )
-    if better is not None:
-        new = {**chosen, **better}
-        decisions.append(
-            Decision(
-                "environment",
-                " and ".join(_label(new[f]) for f in known)
-                + " are the newest releases whose exact nvidia-* pins agree (newer ones"
-                + f" disagree: {said})",
-                tuple(p.origin.cite() for f in known if (p := _pins_of(new[f], matrix))),
-            )
-        )
-        return new, ()
-    decisions.append(
-        Decision(
-            PINS,
-            f"{said}: one pip command cannot install them together; installed one after"
-            " the other, pip re-pins these NVIDIA wheels to the later one's versions under"
-            " the earlier (pip reports the conflict; the earlier framework may fail to load"
-            " them); no releases in the matrix agree: use separate environments to avoid it",
-            cites,
-        )
-    )
-    return chosen, tuple(known)
-
-
-def _agreeing(
-    frameworks: Sequence[str],
-    runnable: dict[str, list[_Candidate]],
-    chosen: dict[str, _Candidate],
-    matrix: Matrix,
-) -> Optional[dict[str, _Candidate]]:
-    """The best candidates (request order first) with pins that agree, keeping each
-    framework's CUDA and cuDNN majors; None when there are none."""
-    pools: list[list[tuple[int, _Candidate, NvidiaPin]]] = []
-    for f in frameworks:
-        was = chosen[f].build
-        pool = []
-        for i, c in enumerate(runnable[f]):
-            b = c.build
-            if b.cuda is None or was.cuda is None or b.cuda.major != was.cuda.major:
-                continue
-            if _cudnn_major(b) != _cudnn_major(was):
-                continue
-            pin = _pins_of(c, matrix)
-            if pin is not None:
-                pool.append((i, c, pin))
-        pools.append(pool)
-    best: Optional[tuple[tuple[int, ...], dict[str, _Candidate]]] = None
-    for combo in itertools.product(*pools):
-        score = tuple(-i for i, _, _ in combo)
-        if best is not None and score <= best[0]:
-            continue
-        rows = {f: pin for f, (_, _, pin) in zip(frameworks, combo)}
-        if not _conflicts_among(frameworks, rows):
-            best = (score, {f: c for f, (_, c, _) in zip(frameworks, combo)})
-    return None if best is None else best[1]

@@ -162,6 +162,18 @@ def _finding(
                 "No build in the matrix runs on this GPU with this driver; "
                 f"see `envcheck plan {fw.name} --explain`."
             )
+    elif reason.code == J.GPU_ARCH_PTX and blocking:
+        # PTX only, from a CUDA newer than the driver runs natively (the judge's
+        # combined condition): the JIT fails, so the driver or the build must change.
+        fix = (
+            f"Upgrade the NVIDIA driver to {reason.subject or 'a newer branch'} or newer: "
+            f"{DRIVER_DOWNLOAD}"
+        )
+        alt = install_fix(
+            fw.name or "", target, matrix, snapshot.packages, fw.version, fw.package or fw.name
+        )
+        if alt:
+            fix += f"\nOr install a build that runs on this driver:\n  {alt}"
     elif reason.code == J.GPU_ARCH_PTX:
         fix = (
             "Expect a slow first start while kernels compile; install a build with native "

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
+from envcheck.compat import judge as J
+from envcheck.compat.candidate import candidates_for_installed
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.rules._facts import fw_label, target_of
 from envcheck.rules._fix import install_fix
 
 if TYPE_CHECKING:
+    from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.model.snapshot import Snapshot
+    from envcheck.model.snapshot import Framework, Snapshot
 
 CPU_ONLY_BUILD = "cpu-only-build"
 
@@ -36,7 +39,10 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     # warning, not an error that fails CI on a healthy machine.
     on_gpu = [fw for fw in snapshot.frameworks if fw.cpu_only is False and fw.name != "keras"]
     for fw in snapshot.frameworks:
-        if fw.cpu_only is not True or fw.name == "keras":
+        if fw.name == "keras":
+            continue
+        judged = None if fw.cpu_only is True else _judged_cpu_only(fw, target, matrix)
+        if fw.cpu_only is not True and judged is None:
             continue
         if fw.name == "tensorflow" and snapshot.platform.os == "windows":
             continue  # native Windows TensorFlow: the platform rule explains it
@@ -63,8 +69,10 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             evidence=(
                 f"{fw.name}: {_WHY.get(fw.name or '', 'CPU-only build')}"
                 + (f" (package {fw.package})" if fw.package else ""),
+                *(() if judged is None else (f"the matrix: {judged.message}",)),
                 f"gpus = {len(snapshot.gpus)}, driver = {snapshot.driver.version or '?'}",
             ),
+            sources=() if judged is None else judged.sources,
             fix=(
                 f"Replace it with a CUDA build:\n  {fix}"
                 if fix
@@ -73,3 +81,17 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             ),
             framework=fw.name,
         )
+
+
+def _judged_cpu_only(fw: Framework, target: Target, matrix: Matrix) -> Optional[J.Reason]:
+    """The judge's CPU-only reason where every build the installed framework may be
+    is CPU-only (onnxruntime 1.18.0 from the ``onnxruntime`` package, with no
+    ``cpu_only`` recorded); None otherwise."""
+    candidates = candidates_for_installed(fw, matrix, target.platform)
+    if not candidates:
+        return None
+    verdicts = J.judge_set(candidates, target, matrix).verdicts
+    found = [v.of(J.CPU_ONLY) for v in verdicts]
+    if not all(found):
+        return None
+    return found[0][0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from envcheck.compat.driver import NO, driver_supports
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.versions import parse_cuda_version, parse_driver_version
 from envcheck.rules._facts import driver_of, fw_label, target_of
@@ -86,7 +87,7 @@ def check_toolkit_driver(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding
         cuda = parse_cuda_version(tk.version)
         if cuda is None or tk.source in ("pip", "conda"):
             continue
-        if matrix.driver_supports(driver, cuda, os_name) == "no":
+        if driver_supports(matrix, driver, cuda, os_name) == NO:
             req = matrix.driver_requirement(cuda, os_name)
             need = req.floor or req.native
             yield Finding(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE, Library
-from envcheck.model.versions import CudaVersion, parse_cuda_version
+from envcheck.model.versions import CudaVersion, parse_cuda_version, release_numbers
 from envcheck.rules._facts import framework_cuda, fw_label, matched_build
 from envcheck.rules._fix import libraries_fix, reinstall_fix
 
@@ -44,10 +44,6 @@ def _major(version: Optional[str]) -> Optional[int]:
         return None
     m = re.match(r"\s*(\d+)", version)
     return int(m.group(1)) if m else None
-
-
-def _minor_key(version: Optional[str]) -> tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", version or ""))[:3]
 
 
 def _needed_cudnn(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[str]:
@@ -215,7 +211,7 @@ def _cudnn_not_loaded(
 
 def _older(lib: Library, need: str) -> bool:
     """``lib`` is of ``need``'s major but an older minor (8.0.5 against 8.1)."""
-    have, want = _minor_key(lib.version), _minor_key(need)
+    have, want = release_numbers(lib.version), release_numbers(need)
     return len(want) >= 2 and len(have) >= 2 and have[0] == want[0] and have[:2] < want[:2]
 
 
@@ -237,7 +233,7 @@ def _older_cudnn(
         for lib in cudnns
         if lib.source != FROM_MESSAGE
         and _major(lib.version) == _major(need)
-        and len(_minor_key(lib.version)) >= 2
+        and len(release_numbers(lib.version)) >= 2
         and not _older(lib, need)
     ]
     loaded = next((lib for lib in cudnns if lib.source == FROM_MESSAGE), None)

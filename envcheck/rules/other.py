@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from envcheck.compat.candidate import release_selection
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.snapshot import UNKNOWN_KEY_PROBE, UNREADABLE_VALUE_PROBE
 from envcheck.rules._facts import matched_build
@@ -64,9 +65,7 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if not matrix.framework_builds(fw.name):
             continue
-        known = matrix.builds_for(fw.name, fw.version) or matrix.builds_for_minor(
-            fw.name, fw.version
-        )
+        known = release_selection(matrix, fw.name, fw.version, None, fw.package).pairs
         if not known and matched_build(fw, snapshot, matrix) is None:
             yield Finding(
                 UNKNOWN_FRAMEWORK_VERSION,

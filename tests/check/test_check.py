@@ -222,6 +222,13 @@ def test_declared_values_that_cannot_be_read_are_unreadable(check_matrix: Any) -
     assert "unknown GPU 'Banana GPU 9000'" in report.problems[1].message
 
 
+PATCH_RULE = """
+[[patch_rule]]
+versions = ">=1.0.0"
+source = "https://github.com/pytorch/pytorch/blob/main/RELEASE.md#patch-releases"
+verified = false
+"""
+
 PATCH_ROWS = """
 [[build]]
 versions = ["2.8.1"]
@@ -249,7 +256,7 @@ note = "test: a release whose index variants the matrix does not list"
 """
 
 
-def _with_patch_rows(tmp_path: Any) -> Any:
+def _with_patch_rows(tmp_path: Any, rule: bool = True) -> Any:
     import shutil
 
     from envcheck.matrix import load_matrix_from
@@ -258,7 +265,7 @@ def _with_patch_rows(tmp_path: Any) -> Any:
     d = tmp_path / "m"
     shutil.copytree(CHECK_MATRIX, d)
     with (d / "torch.toml").open("a", encoding="utf-8") as f:
-        f.write(PATCH_ROWS)
+        f.write(PATCH_ROWS + (PATCH_RULE if rule else ""))
     return load_matrix_from(d)
 
 
@@ -271,6 +278,14 @@ def test_patch_release_shares_its_minor_release_variants(tmp_path: Any) -> None:
     # A variant the whole 2.8 series never had is still an error.
     (line,) = _lines(matrix, _env("torch==2.8.1+cu118\n"))
     assert line.startswith("r.txt:1: EC103 torch==2.8.1+cu118: no cu118 build of 2.8.1")
+
+
+def test_without_a_patch_rule_no_variant_is_inferred(tmp_path: Any) -> None:
+    """The variant set is inferred from the minor release only under a [[patch_rule]]
+    row, as the selector infers a patch release's builds (issue 27)."""
+    matrix = _with_patch_rows(tmp_path, rule=False)
+    (line,) = _lines(matrix, _env("torch==2.8.1+cu126\n"))
+    assert line.startswith("r.txt:1: EC103 torch==2.8.1+cu126: no cu126 build of 2.8.1")
 
 
 def test_release_with_unknown_index_variants_is_not_judged(tmp_path: Any) -> None:

@@ -7,7 +7,8 @@ by different commands.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+import json
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 import pytest
@@ -200,8 +201,13 @@ def _doctor_fails(build: Any, version: str, target: Target, matrix: Any) -> bool
             }
         ],
     )
-    blocking = {"driver-too-old", "gpu-arch-unsupported", "gpu-dropped-by-driver"}
-    return any(f.id in blocking for f in diagnose(snap, matrix).findings)
+    # Every error the doctor reports about the build counts (the doctor reads every
+    # reason of every verdict: a PTX-only path the driver cannot JIT is one too).
+    # A GPU the driver dropped is a finding about the GPU, not the build.
+    return any(
+        f.id == "gpu-dropped-by-driver" or (f.severity.value == "error" and f.framework == "torch")
+        for f in diagnose(snap, matrix).findings
+    )
 
 
 def _check_fails(build: Any, version: str, target: Target, matrix: Any) -> bool:
@@ -264,3 +270,283 @@ def test_why_says_cannot_tell_where_the_judge_cannot(matrix: Any) -> None:
     plain = flags(unknown, driver="580.65.06", python="3.12", os_name="linux")
     result = explain_specs(("paddlepaddle-gpu==9.9.0",), plain, unknown)
     assert result.confirmed and result.results[0].status == "works"
+
+
+# -- agreement on the disagreements issue 27 lists ------------------------------------
+
+
+@pytest.mark.parametrize(("python", "fails"), [("3.9", True), ("3.11", False)])
+def test_keras_requires_python_is_one_judgement(matrix: Any, python: str, fails: bool) -> None:
+    """keras 3.11.0's Requires-Python (>=3.10, from keras.toml) decides `matrix why`
+    and plan alike."""
+    from envcheck.compat.keras import keras_release, keras_verdict
+
+    row = keras_release(matrix, "3.11.0")
+    assert row is not None
+    assert row.requires_python
+    target = flags(matrix, python=python)
+    verdict = keras_verdict(row, "3.11.0", target)
+    assert (verdict.status is J.Status.FAILS) is fails
+    answers = {
+        "judge": verdict.status is J.Status.FAILS,
+        "why": not explain_specs(("keras==3.11.0",), target, matrix).works,
+        "plan": not plan(("keras==3.11.0",), target, matrix).ok,
+    }
+    assert set(answers.values()) == {fails}, answers
+
+
+def test_a_cpu_onnxruntime_with_no_cpu_only_fact_is_cpu_only_everywhere(matrix: Any) -> None:
+    """onnxruntime 1.18.0 from the `onnxruntime` package on an RTX 4090, cpu_only not
+    recorded: the judge's CPU-only reason reaches the doctor as it reaches why."""
+    snap = snapshot(
+        driver={"version": "550.54.15"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[{"name": "onnxruntime", "version": "1.18.0", "package": "onnxruntime"}],
+    )
+    target = target_from_snapshot(snap, matrix)
+    (fw,) = snap.frameworks
+    verdicts = J.judge_set(candidates_for_installed(fw, matrix, target.platform), target, matrix)
+    assert verdicts.verdicts
+    assert all(v.of(J.CPU_ONLY) for v in verdicts.verdicts)
+    found = {f.id: f for f in diagnose(snap, matrix).findings}
+    assert "cpu-only-build" in found, sorted(found)
+    assert found["cpu-only-build"].severity.value == "error"
+    assert not explain_specs(("onnxruntime==1.18.0",), target, matrix).works
+
+
+def test_no_inference_crosses_a_variant_family_with_its_own_arch_policy(matrix: Any) -> None:
+    """cu128/cu129 torch builds start at sm_70 (.ci/manywheel/build_cuda.sh, the
+    [[arch_floor]] for CUDA >=12.8,<13): a GTX 1080 (sm_61) beside an RTX 5090 never
+    gets one, and no unknown cu128/cu129 list is inferred from a cu126 sibling."""
+    target = replace(
+        flags(matrix, gpus=["GTX 1080", "RTX 5090"]), os="linux", arch="x86_64", python="3.12"
+    )
+    result = plan(("torch",), target, matrix)
+    assert all(p.variant not in ("cu128", "cu129") for p in result.picks), result.picks
+    unknown = next(b for b in matrix.builds_for("torch", "2.13.0") if b.variant == "cu129")
+    assert unknown.archs is None
+    pascal = flags(matrix, gpus=["GTX 1080"])
+    verdict = J.judge(from_build(unknown, "2.13.0"), pascal, matrix)
+    assert verdict.status is J.Status.FAILS
+    assert any("CUDA >=12.8,<13" in r.message for r in verdict.errors)
+    pin = "torch==2.13.0+cu129"
+    assert not explain_specs((pin,), pascal, matrix).works
+    assert not plan((pin,), pascal, matrix).ok
+    # The 5090 alone: no sibling of its family records a list, so it is not confirmed.
+    blackwell = flags(matrix, gpus=["RTX 5090"])
+    assert J.judge(from_build(unknown, "2.13.0"), blackwell, matrix).status is J.Status.UNKNOWN
+
+
+def test_ptx_only_from_a_toolkit_newer_than_the_driver_fails_everywhere(matrix: Any) -> None:
+    """H100 + tensorflow 2.21 (CUDA 12.5, PTX for sm_90) on driver 550.54.15 (CUDA 12.4
+    natively, 12.5 through minor-version compatibility): the driver cannot JIT that PTX.
+    Two warnings before; one failure now, from every command."""
+    target = replace(flags(matrix, driver="550.54.15", gpus=["H100"]), os="linux", arch="x86_64")
+    rows = [b for b in matrix.builds_for("tensorflow", "2.21.0") if b.cuda is not None]
+    assert rows
+    for build in rows:
+        verdict = J.judge(from_build(build, "2.21.0"), target, matrix)
+        assert verdict.status is J.Status.FAILS
+        assert [r.code for r in verdict.errors] == [J.GPU_ARCH_PTX]
+    pin = "tensorflow[and-cuda]==2.21.0"
+    assert not explain_specs(("tensorflow==2.21.0",), target, matrix).works
+    assert not plan((pin,), target, matrix).ok
+    parsed = parse_requirements(pin + "\n", "r.txt")
+    env = Environment("r.txt", parsed.pins, parsed.indexes)
+    problems = check_pins(Project(("r.txt",), (env,)), target, matrix).problems
+    assert any(p.code == "EC106" for p in problems), problems
+    snap = snapshot(
+        driver={"version": "550.54.15"},
+        gpus=[{"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}],
+        frameworks=[
+            {"name": "tensorflow", "version": "2.21.0", "cuda_version": "12.5", "cpu_only": False}
+        ],
+    )
+    found = {f.id: f for f in diagnose(snap, matrix).findings}
+    assert found["gpu-arch-ptx-only"].severity.value == "error"
+    # Driver 555.42.02 runs CUDA 12.5 natively: the same PTX is JIT-compiled.
+    newer = replace(target, driver=flags(matrix, driver="555.42.02").driver)
+    assert all(J.judge(from_build(b, "2.21.0"), newer, matrix).runs for b in rows)
+
+
+# -- the same disagreements through the commands themselves ----------------------------
+
+
+@dataclass(frozen=True)
+class _Case:
+    """One question of issue 27, asked of every command that can answer it."""
+
+    name: str
+    flags: tuple[str, ...]
+    """--driver/--gpu/--python-version for why, plan and check."""
+    node: dict[str, Any]
+    """The snapshot parts the doctor and the fleet see (a node of that machine)."""
+    why: str
+    plan: str
+    pin: str
+    fails: bool
+
+
+_CASES = (
+    _Case(
+        "unlisted patch release",
+        ("--driver", "575.51.03", "--gpu", "RTX 4090", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [
+                {
+                    "name": "torch",
+                    "version": "2.10.1+cu126",
+                    "cuda_version": "12.6",
+                    "variant": "cu126",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "torch==2.10.1+cu126",
+        "torch==2.10.1+cu126",
+        "--index-url https://download.pytorch.org/whl/cu126\ntorch==2.10.1",
+        False,
+    ),
+    _Case(
+        "PTX from a toolkit newer than the driver",
+        ("--driver", "550.54.15", "--gpu", "H100", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "550.54.15"},
+            "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0"}],
+            "frameworks": [
+                {
+                    "name": "tensorflow",
+                    "version": "2.21.0",
+                    "cuda_version": "12.5",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "tensorflow==2.21.0",
+        "tensorflow[and-cuda]==2.21.0",
+        "tensorflow[and-cuda]==2.21.0",
+        True,
+    ),
+    _Case(
+        "cu129 on Pascal",
+        ("--driver", "575.51.03", "--gpu", "GTX 1080", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce GTX 1080", "compute_capability": "6.1"}],
+            "frameworks": [
+                {
+                    "name": "torch",
+                    "version": "2.13.0+cu129",
+                    "cuda_version": "12.9",
+                    "variant": "cu129",
+                    "cpu_only": False,
+                }
+            ],
+        },
+        "torch==2.13.0+cu129",
+        "torch==2.13.0+cu129",
+        "--index-url https://download.pytorch.org/whl/cu129\ntorch==2.13.0",
+        True,
+    ),
+    _Case(
+        "CPU onnxruntime, cpu_only not recorded",
+        ("--driver", "550.54.15", "--gpu", "RTX 4090", "--os", "linux", "--arch", "x86_64"),
+        {
+            "driver": {"version": "550.54.15"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [{"name": "onnxruntime", "version": "1.18.0", "package": "onnxruntime"}],
+        },
+        "onnxruntime==1.18.0",
+        "onnxruntime==1.18.0",
+        "onnxruntime==1.18.0",
+        True,
+    ),
+)
+
+
+def _node(case: _Case) -> dict[str, Any]:
+    return {
+        "schema": "envcheck.snapshot/1",
+        "platform": {"os": "linux", "arch": "x86_64"},
+        "python": {"version": "3.12.3"},
+        "probes": ["platform", "driver", "gpus", "frameworks"],
+        **case.node,
+    }
+
+
+def _plan_answer(case: _Case, result: Any) -> int:
+    """1 where plan refuses the pinned build: it exits 1, or (asked for a framework's
+    main name) it answers with another of its distributions, saying so (onnxruntime
+    -> onnxruntime-gpu)."""
+    import json
+
+    if result.exit_code != 0:
+        return int(result.exit_code)
+    picks = json.loads(result.stdout)["picks"]
+    asked = case.plan.split("=")[0].split("[")[0]
+    return 0 if picks and picks[0]["package"] == asked else 1
+
+
+@pytest.mark.parametrize("case", _CASES, ids=lambda c: c.name)
+def test_every_command_gives_one_answer(case: _Case, tmp_path: Any) -> None:
+    """`matrix why`, `plan`, `check`, `doctor --snapshot` and `fleet report` (over a
+    node of that machine, --all-nodes) fail or pass together."""
+    import json
+
+    from tests.conftest import run_cli
+
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps(_node(case)))
+    fleet = tmp_path / "fleet.jsonl"
+    record = {
+        "schema": "envcheck.fleet/1",
+        "node": "node0",
+        "job_id": "1",
+        "status": "ok",
+        "snapshot": _node(case),
+    }
+    fleet.write_text(json.dumps(record) + "\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "requirements.txt").write_text(case.pin + "\n")
+    py = ("--python-version", "3.12")
+    answers = {
+        "why": run_cli("matrix", "why", case.why, *case.flags, *py).exit_code,
+        "plan": _plan_answer(case, run_cli("plan", case.plan, *case.flags, *py, "--json")),
+        "check": run_cli("check", str(project), *case.flags, *py).exit_code,
+        "doctor": run_cli("doctor", "--snapshot", str(snap)).exit_code,
+        "fleet": run_cli(
+            "fleet", "report", str(fleet), "--all-nodes", "--require", case.plan
+        ).exit_code,
+    }
+    expected = 1 if case.fails else 0
+    assert answers == dict.fromkeys(answers, expected), answers
+
+
+def test_fleet_of_pascal_and_blackwell_gets_no_cu128_or_cu129(matrix: Any) -> None:
+    """The fleet's shared environment is a plan over the union target: a GTX 1080 node
+    and an RTX 5090 node get no cu128/cu129 build (they start at sm_70), as plan does."""
+    from envcheck.fleet.records import read_json_lines
+    from envcheck.fleet.report import build_report
+
+    lines = []
+    for i, (name, cc) in enumerate((("NVIDIA GeForce GTX 1080", "6.1"), ("RTX 5090", "12.0"))):
+        node = {
+            "schema": "envcheck.snapshot/1",
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "python": {"version": "3.12.3"},
+            "driver": {"version": "575.51.03"},
+            "gpus": [{"index": 0, "name": name, "compute_capability": cc}],
+        }
+        record = {"schema": "envcheck.fleet/1", "node": f"n{i}", "status": "ok", "snapshot": node}
+        lines.append(json.dumps(record))
+    report = build_report(read_json_lines(lines, "fleet.jsonl"), matrix, requirements=("torch",))
+    (env,) = report.environments
+    assert env.plan is not None
+    assert all(p.variant not in ("cu128", "cu129") for p in env.plan.picks), env.plan.picks
+    alone = plan(("torch",), env.target, matrix)
+    assert [(p.version, p.variant) for p in alone.picks] == [
+        (p.version, p.variant) for p in env.plan.picks
+    ]

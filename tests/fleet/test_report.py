@@ -170,3 +170,25 @@ def test_mangled_answers_never_raise(matrix: Matrix) -> None:
     assert r.nodes_total == len(judged) + len(
         {p.node for p in r.problems if p.status != "duplicate"}
     )
+
+
+def test_each_gpu_keeps_its_own_capability_in_the_fleet_target(matrix: Matrix) -> None:
+    """V100 and A100 nodes: the environment's target pairs each name with its own
+    capability (sorting names and capabilities apart labelled the V100 as the A100)."""
+    lines = []
+    for i, gpu in enumerate(("v100", "a100")):
+        rec = {
+            "schema": "envcheck.fleet/1",
+            "node": G.node_name(i),
+            "job_id": "4242",
+            "status": "ok",
+            "snapshot": G.snapshot(gpu=gpu),
+        }
+        lines.append(json.dumps(rec))
+    r = _report(lines, matrix)
+    (env,) = r.environments
+    pairs = set(zip((str(c) for c in env.target.gpus), env.target.gpu_names))
+    assert pairs == {("7.0", "Tesla V100-SXM2-16GB"), ("8.0", "NVIDIA A100-SXM4-80GB")}
+    text = report_text(r)
+    assert "A100-SXM4-80GB (sm_70)" not in text
+    assert env.plan is not None and env.plan.ok

@@ -36,13 +36,13 @@ def _gpu_versions(shipped: Matrix, framework: str, package: str = "") -> set[str
 
 
 def test_every_jax_release_with_a_cpu_jaxlib_on_pypi_has_cpu_rows(shipped: Matrix) -> None:
-    from envcheck.matrix import _version_key
+    from envcheck.model.versions import release_key
 
     cpu = _cpu(shipped, "jax")
     # jaxlib before 0.4.13, and 0.4.14-0.4.17, are gone from PyPI.
     gone = {"0.4.14", "0.4.16", "0.4.17"}
     for v in _gpu_versions(shipped, "jax"):
-        if _version_key(v) < _version_key("0.4.13") or v in gone:
+        if release_key(v) < release_key("0.4.13") or v in gone:
             continue
         for platform in ("linux-x86_64", "macos-arm64", "windows-x86_64"):
             assert (v, platform) in cpu, (v, platform)
@@ -54,7 +54,7 @@ def test_every_jax_release_with_a_cpu_jaxlib_on_pypi_has_cpu_rows(shipped: Matri
 
 
 def test_tensorflow_2_x_cpu_builds_are_tensorflow_cpu(shipped: Matrix) -> None:
-    from envcheck.matrix import _version_key
+    from envcheck.model.versions import release_key
 
     cpu = _cpu(shipped, "tensorflow")
     linux_gpu = {
@@ -64,7 +64,7 @@ def test_tensorflow_2_x_cpu_builds_are_tensorflow_cpu(shipped: Matrix) -> None:
         for v in b.versions
     }
     for v in linux_gpu:
-        if _version_key(v) >= _version_key("2.1"):
+        if release_key(v) >= release_key("2.1"):
             assert [b.package for b in cpu[(v, "linux-x86_64")]] == ["tensorflow-cpu"], v
     assert ("2.21.0", "windows-x86_64") in cpu
     assert ("2.17.0", "macos-x86_64") not in cpu  # tensorflow-cpu macOS wheels end at 2.16

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from envcheck.matrix import _version_key
+from envcheck.model.versions import release_key
 
 
 def test_prereleases_sort_before_their_final_release() -> None:
     versions = ["3.0.0", "3.0.0b2", "2.6.2.post120", "2.6.2", "3.0.0rc1", "3.0.0b1", "2.5"]
-    assert sorted(versions, key=_version_key) == [
+    assert sorted(versions, key=release_key) == [
         "2.5",
         "2.6.2",
         "2.6.2.post120",
@@ -19,6 +19,6 @@ def test_prereleases_sort_before_their_final_release() -> None:
 
 
 def test_local_labels_and_padding() -> None:
-    assert _version_key("2.5.1+cu124") == _version_key("2.5.1")
-    assert _version_key("2.5") == _version_key("2.5.0")
-    assert _version_key("3.10") > _version_key("3.9")
+    assert release_key("2.5.1+cu124") == release_key("2.5.1")
+    assert release_key("2.5") == release_key("2.5.0")
+    assert release_key("3.10") > release_key("3.9")

@@ -28,10 +28,11 @@ def test_plan_pip_for_flags() -> None:
 
 def test_plan_from_snapshot() -> None:
     # 575.57.08 (CUDA 12.9) + RTX 5090 (sm_120) + Python 3.12: 2.14/2.13 x86 cu126 lack
-    # sm_120, cu130 needs 580; 2.13.0 cu129 is linux-only with archs not recorded.
+    # sm_120, cu130 needs 580; 2.13.0 cu129 does not record its archs and no sibling of
+    # its architecture policy does: 2.11.0 cu128 is the newest confirmed.
     code, out, err = run_cli("plan", "torch", "--snapshot", RTX5090_SNAPSHOT)
     assert code == 0, err
-    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129" in out
+    assert "torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in out
 
 
 def test_plan_unsatisfiable_exits_1_naming_the_blocker() -> None:
@@ -165,7 +166,7 @@ def snapshot_here(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
     code, out, err = run_cli("install", "torch", "--dry-run", "--python", "/venv/bin/python")
     assert code == 0, err
-    assert "/venv/bin/python -m pip install torch==2.13.0 --index-url" in out
+    assert "/venv/bin/python -m pip install torch==2.11.0 --index-url" in out
 
 
 def test_install_dry_run_json(snapshot_here: Any) -> None:
@@ -179,7 +180,7 @@ def test_install_dry_run_json(snapshot_here: Any) -> None:
     assert data["schema"] == "envcheck.install/1"
     assert data["installed"] is False
     assert data["commands"][0][:4] == ["/venv/bin/python", "-m", "pip", "install"]
-    assert "torch==2.13.0" in data["commands"][0]
+    assert "torch==2.11.0" in data["commands"][0]
 
 
 def test_install_declined_changes_nothing(
@@ -215,7 +216,7 @@ def test_verify_install_compares_detection_with_plan(snapshot_here: Any) -> None
     matrix = load_matrix_from(bundled_dir())
     p = plan(("torch",), target_from_snapshot(snapshot_here, matrix), matrix)
     ok, lines = verify_install(p, snapshot_here)
-    # The snapshot has torch 2.x cu126 installed, not the planned 2.13.0.
+    # The snapshot has torch 2.x cu126 installed, not the planned 2.11.0.
     assert not ok
     assert lines and "planned" in lines[0]
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from envcheck.matrix.rows import NvidiaPin, Origin
 from envcheck.resolve import emit
-from envcheck.resolve.plan import pin_conflicts, plan
+from envcheck.resolve.nvidia_pins import pin_conflicts
+from envcheck.resolve.plan import plan
 from tests.resolve.test_plan import ADA, machine
 
 TARGET = machine("550.54.15", ADA, python="3.11")

@@ -80,14 +80,15 @@ CASES = [
         machine("450.80.02", VOLTA, python="3.8"),
         {"torch": "2.4.1 cu118"},
     ),
-    # 2.7 cu118 does not record its architectures and its siblings lack sm_70; 2.6.0
-    # cu118 does not either, but every sibling of 2.6.0 whose CUDA can emit sm_70 (cu124)
-    # carries sm_70 SASS: the judge infers the same for cu118, and the newest release wins.
+    # 2.7.1 cu118 does not record its architectures. Its cu128 sibling lacks sm_70, but
+    # cu128 is a family with its own policy (torch.toml's [[arch_floor]] for CUDA
+    # >=12.8,<13): its list says nothing of cu118. The sibling of the same family
+    # (cu126) carries sm_70 SASS, so the judge infers it, and the newest release wins.
     Case(
         "450-volta-py311",
         ("torch",),
         machine("450.80.02", VOLTA, python="3.11"),
-        {"torch": "2.6.0 cu118"},
+        {"torch": "2.7.1 cu118"},
     ),
     # -- driver 470 with Kepler (last branch for Kepler): 2.5.x cu118 still lists sm_37 (1190)
     Case(
@@ -151,9 +152,10 @@ CASES = [
     ),
     Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.1 cu126"}),
     # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
-    #    cu129 row does not record its archs, but every 2.13.0 sibling whose CUDA can emit
-    #    sm_100 (cu130, cu132) carries it: inferred, and the newest release wins.
-    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.13.0 cu129"}),
+    #    cu129 row does not record its archs, and its only siblings that carry sm_100
+    #    (cu130, cu132) are of another architecture policy (torch.toml's cu128/cu129
+    #    [[arch_floor]]): nothing is inferred across it, so the newest confirmed build wins.
+    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.11.0 cu128"}),
     # Windows 576.02 (CUDA 12.9): no cu129 on Windows; 2.11.0 cu128 has sm_120 (1614)
     Case(
         "win-576-rtx5090",
@@ -378,7 +380,7 @@ BLOCKED = [
         ("torch>=2.0,<2.6",),
         machine("570.124.06", RTX5090),
         "gpu_arch",
-        ("sm_120", "newest torch that runs on this machine is torch 2.13.0"),
+        ("sm_120", "newest torch that runs on this machine is torch 2.11.0"),
     ),
     Blocked(
         "macos", ("torch",), machine(None, None, os="macos", arch="aarch64"), "platform", ("macOS",)
