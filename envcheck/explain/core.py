@@ -849,12 +849,27 @@ _MODULE_PACKAGES = {
 }
 
 
+# The first path component under site-packages names the package a shared object
+# belongs to (torch_scatter/_version_cuda.so), or the module itself when the
+# extension sits at the top (flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so).
+_SITE_MODULE = re.compile(
+    r"(?:site|dist)-packages[/\\](?!torch[/\\])([A-Za-z_][\w-]{0,80}?)"
+    r"(?:[/\\]|\.cpython|\.abi3|\.so|\.pyd)"
+)
+
+
 def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     """The companion the loader or its own check names (from the .so path or the
     operator's namespace), judged against the torch the message or snapshot shows."""
     from envcheck import names
 
     module = m.facts.get("lib") or m.facts.get("lib2")
+    if not module:
+        for _n, line in m.lines:
+            where = _SITE_MODULE.search(line)
+            if where:
+                module = where.group(1)
+                break
     if not module:
         return
     package = _MODULE_PACKAGES.get(module.lower(), names.canonical(module))

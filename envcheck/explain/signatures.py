@@ -1205,20 +1205,19 @@ _FROM_REPORTS: tuple[Signature, ...] = (
 
 # Rows that mirror the text of the file that prints it (``emitted_by``); the
 # ``source`` is a public report of the same text.
-_SITE = r"(?:site|dist)-packages[/\\]"
 # A C++ symbol in torch's own namespaces (torch::, c10::, at::, caffe2::), plain
 # or const-qualified (_ZNK), as the dynamic loader prints it.
 _TORCH_SYMBOL = r"_ZN(?:K|St)?(?:5torch|3c10|2at|6caffe2)\w{0,200}"
-# Companion packages ship their extensions as <package>/<module>.so or as a
-# top-level <module>.cpython-*.so (flash_attn_2_cuda, apex's amp_C).
-_COMPANION_SO = (
-    _SITE + r"(?!torch[/\\])(?P<lib>[A-Za-z_][\w-]{0,80}?)(?:[/\\]|\.cpython|\.abi3|\.so|\.pyd)"
-)
+# torch's own libraries (torch/_C.so, torch/lib/libtorch_cuda.so): the path ends in
+# them right before the loader's message. Which companion a .so belongs to is read
+# from its path by the explainer (envcheck.explain.core._companion), so the patterns
+# start at their own literal text and stay cheap on long logs.
+_TORCH_OWN_SO = r"[/\\]torch[/\\](?:lib[/\\])?[\w.+-]{1,80}\.(?:so|pyd)[\w.]{0,20}: "
 
 EMITTED: tuple[Signature, ...] = (
     Signature(
         id="companion-torch-abi-mismatch",
-        regex=r"(?:" + _COMPANION_SO + r"[^\n]{0,300}?)?(?i:undefined symbol): " + _TORCH_SYMBOL,
+        regex=r"(?i:undefined symbol): " + _TORCH_SYMBOL,
         frameworks=("torch",),
         category=Category.MIXED_WHEELS,
         title="A package's compiled extension was built for another PyTorch release",
@@ -1235,7 +1234,7 @@ EMITTED: tuple[Signature, ...] = (
     ),
     Signature(
         id="torch-own-abi-mismatch",
-        regex=_SITE + r"torch[/\\][^\n]{0,300}?(?i:undefined symbol): " + _TORCH_SYMBOL,
+        regex=_TORCH_OWN_SO + r"(?i:undefined symbol): " + _TORCH_SYMBOL,
         frameworks=("torch",),
         category=Category.MIXED_WHEELS,
         title="PyTorch's own libraries come from different releases",
