@@ -1328,7 +1328,7 @@ EMITTED: tuple[Signature, ...] = (
         "(torchvision X.Y pins its torch), e.g. `pip install torch torchvision "
         "--index-url https://download.pytorch.org/whl/cu121`.",
         source="https://github.com/pytorch/pytorch/issues/122494",
-        emitted_by="pytorch/pytorch:torch/csrc/utils/python_dispatch.cpp@v2.2.1",
+        emitted_by="pytorch/pytorch:torch/csrc/utils/python_dispatch.cpp@013c4267012d1742f2fe5b23e1c93c52026f8bb9",
         analysis=COMPANION,
     ),
     # -- driver / kernel module mismatch ----------------------------------------------
@@ -1409,7 +1409,7 @@ EMITTED: tuple[Signature, ...] = (
         fix="Use a TensorFlow release whose builds still include this GPU, build TensorFlow "
         "from source for its compute capability, or run on a newer GPU.",
         source="https://github.com/tensorflow/tensorflow/issues/46653",
-        emitted_by="tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_device.cc@dd3f9a13639719c141c694ee9d899f166bad1c06",
+        emitted_by="tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_device.cc@637eae5b82bba256600fe421c8dc8c019e18162c",
         analysis=ARCH,
     ),
     # -- build ran without a GPU -----------------------------------------------------
@@ -1447,7 +1447,7 @@ EMITTED: tuple[Signature, ...] = (
         "TF_FORCE_GPU_ALLOW_GROWTH=true) and stop other GPU processes; if a 'Loaded runtime "
         "CuDNN library' line is present, install the cuDNN it was compiled with.",
         source="https://github.com/tensorflow/tensorflow/issues/24496",
-        emitted_by="tensorflow/tensorflow:tensorflow/stream_executor/cuda/cuda_dnn.cc@31365feecf57902ad5de5e1e40dda5b932cab81a",
+        emitted_by="tensorflow/tensorflow:tensorflow/stream_executor/cuda/cuda_dnn.cc@2790a04f02d0eb5dd441c676a0cc5328d362084b",
         analysis=CUDNN_HANDLE,
     ),
     Signature(
@@ -1463,7 +1463,7 @@ EMITTED: tuple[Signature, ...] = (
         "add their bin directories to PATH, install the latest MSVC redistributable, or use "
         "a build for this CPU.",
         source="https://github.com/tensorflow/tensorflow/issues/10033",
-        emitted_by="tensorflow/tensorflow:tensorflow/python/pywrap_tensorflow.py@dd3f9a13639719c141c694ee9d899f166bad1c06",
+        emitted_by="tensorflow/tensorflow:tensorflow/python/pywrap_tensorflow.py@b1fb6997953ff50b59faf79af9183f94475cf762",
         analysis=CUDA_LIB,
     ),
 )
