@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.model._frozen import record
-from envcheck.model.finding import Category, Finding, Severity, sort_findings
+from envcheck.model.finding import Category, Finding, Severity
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -104,4 +104,15 @@ def diagnose(
                     fix="Please report this with the snapshot (envcheck detect --json --redact).",
                 )
             )
-    return Report(snapshot, matrix.version, sort_findings(findings))
+    return Report(snapshot, matrix.version, _rank(findings))
+
+
+def _rank(findings: list[Finding]) -> tuple[Finding, ...]:
+    """Most severe first; within a grade, what was found before what could not be
+    checked. A probe that failed (a collect_env report cut short, an unreadable
+    file) or a fact the matrix lacks is information about the diagnosis, not a
+    cause, so a real finding of the same grade outranks it."""
+    from envcheck.rules.other import PROBE_FAILED, UNKNOWN_FRAMEWORK_VERSION, UNKNOWN_SNAPSHOT_KEY
+
+    notices = (PROBE_FAILED, UNKNOWN_SNAPSHOT_KEY, UNKNOWN_FRAMEWORK_VERSION, RULE_CRASHED)
+    return tuple(sorted(findings, key=lambda f: (f.severity.rank, f.id in notices)))

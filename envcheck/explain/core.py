@@ -15,14 +15,17 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck.explain.signatures import (
     ARCH,
     BF16,
+    COMPANION,
     CPU_BUILD,
     CUDA_LIB,
     CUDNN,
+    CUDNN_HANDLE,
     DRIVER,
     ENV_VAR,
     MEMORY,
     NO_DRIVER,
     NO_GPU,
+    NVML,
     SIGNATURES,
     Signature,
 )
@@ -98,6 +101,9 @@ class Match:
     """A fix specific to this machine (else the signature's fix)."""
     count: int = 1
     """How many lines matched in all."""
+    category: Optional[Category] = None
+    """The category the facts established when it is not the signature's own (a
+    "no driver" message inside a container started without GPUs)."""
 
     @property
     def line_no(self) -> int:
@@ -113,7 +119,7 @@ class Match:
             detail = f"On this machine: {self.root_cause} ({sig.cause})"
         return Finding(
             sig.id,
-            sig.category,
+            self.category or sig.category,
             sig.severity,
             sig.title,
             evidence=shown + self.evidence,
@@ -126,7 +132,7 @@ class Match:
         sig = self.signature
         return {
             "id": sig.id,
-            "category": sig.category.value,
+            "category": (self.category or sig.category).value,
             "severity": sig.severity.value,
             "title": sig.title,
             "frameworks": list(sig.frameworks),
@@ -138,6 +144,7 @@ class Match:
             "evidence": list(self.evidence),
             "fix": self.fix or sig.fix,
             "source": sig.source,
+            "emitted_by": sig.emitted_by or None,
         }
 
 
@@ -246,6 +253,14 @@ def explain(
             matches = tuple(_with_root_cause(m, machine, matrix, doctor, told) for m in matches)
         if facts:
             stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
+    elif matches and matrix is not None:
+        # Nothing detected and no fact stated beside the error: the signatures' own
+        # facts (versions, package names) still name a cause; nothing is judged absent.
+        from envcheck.explain.facts import MessageFacts
+
+        bare = overlay(None, MessageFacts())
+        matches = tuple(_with_root_cause(m, bare, matrix, ()) for m in matches)
+    matches = _weigh_shared_wordings(matches)
     ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
     findings = tuple(m.to_finding() for m in ordered) + stated
     if not findings:
@@ -301,11 +316,53 @@ def _unrecognised(text: str, count: int) -> Finding:
 # -- root causes ------------------------------------------------------------------
 
 
+def _weigh_shared_wordings(matches: tuple[Match, ...]) -> tuple[Match, ...]:
+    """A wording that two real failures share takes its category from the facts
+    beside it in the same text: TensorFlow's cuDNN handle failure is GPU memory
+    already taken unless a "Loaded runtime CuDNN library ... but source was compiled
+    with" line (the cuDNN version check in cuda_dnn.cc) shows a cuDNN mismatch; an
+    out-of-memory or "failed to allocate" line confirms the memory reading."""
+    shared = [m for m in matches if m.signature.analysis == CUDNN_HANDLE]
+    if not shared:
+        return matches
+    mismatch = next(
+        (
+            m
+            for m in matches
+            if m.signature.category == Category.CUDNN_MISMATCH and m.facts.get("loaded")
+        ),
+        None,
+    )
+    memory = next((m for m in matches if m.signature.analysis == MEMORY), None)
+    out = []
+    for m in matches:
+        if m.signature.analysis != CUDNN_HANDLE:
+            out.append(m)
+        elif mismatch is not None:
+            why = (
+                f"the process loaded cuDNN {mismatch.facts.get('loaded')}, not the "
+                f"{mismatch.facts.get('compiled')} the build was compiled with (line "
+                f"{mismatch.line_no}), so cuDNN could not start"
+            )
+            out.append(replace(m, category=Category.CUDNN_MISMATCH, root_cause=why))
+        elif memory is not None:
+            why = (
+                f"the GPU ran out of memory (line {memory.line_no}), so cuDNN could not "
+                "allocate its workspace"
+            )
+            out.append(replace(m, category=Category.OTHER, root_cause=m.root_cause or why))
+        else:
+            out.append(m)
+    return tuple(out)
+
+
 @dataclass
 class _Cause:
     text: Optional[str] = None
     evidence: list[str] = field(default_factory=list)
     fix: Optional[str] = None
+    category: Optional[Category] = None
+    """The category the facts establish when it is not the signature's."""
     by: Optional[str] = None
     """The id of the doctor finding the cause was adopted from."""
 
@@ -367,7 +424,13 @@ def _with_root_cause(
             cause.fix = _resolver_fix(m, snapshot, matrix)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
-    return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
+    return replace(
+        m,
+        root_cause=cause.text,
+        evidence=tuple(cause.evidence),
+        fix=cause.fix,
+        category=cause.category,
+    )
 
 
 _REPLACE_BUILD = (Category.CPU_ONLY_BUILD, Category.DRIVER_TOO_OLD, Category.GPU_ARCH_UNSUPPORTED)
@@ -498,6 +561,14 @@ def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     the compiled list the message states are overlay facts). Left here: a ptxas that
     cannot compile for the GPU, which no snapshot rule judges (the toolkit is not the
     framework build)."""
+    below, floor = m.facts.get("cc"), m.facts.get("min")
+    if below and floor:
+        # TensorFlow's gpu_device.cc states both numbers: the judgement is the message's.
+        cause.because(
+            f"the GPU's compute capability {below} is below the {floor} this build of "
+            f"{'/'.join(m.signature.frameworks)} requires"
+        )
+        return
     if m.signature.id != "ptxas-unknown-gpu-arch":
         return
     from envcheck.rules._facts import gpu_facts
@@ -543,13 +614,14 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
         cause.add("GPUs: " + ", ".join(g.label for g in gpus))
     elif snapshot.driver.version:
         cause.add(f"driver.version = {snapshot.driver.version}")
-    else:
+    elif not _message_only(snapshot):
         cause.add("no NVIDIA GPU or driver detected")
     wanted = set(m.signature.frameworks)
     installed = [fw for fw in snapshot.frameworks if fw.name in wanted]
     if not installed:
-        names = ", ".join(sorted(wanted))
-        cause.add(f"{names}: not installed in the inspected environment")
+        if not _message_only(snapshot):
+            names = ", ".join(sorted(wanted))
+            cause.add(f"{names}: not installed in the inspected environment")
         return
     target = _target(snapshot, matrix)
     for fw in installed:
@@ -695,8 +767,15 @@ def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> No
         cause.fix += f"\nOr install the onnxruntime-gpu build for the CUDA you have {table}."
 
 
+def _message_only(snapshot: Snapshot) -> bool:
+    """True when nothing was detected (``--no-detect``): the snapshot holds only what
+    the message states, so a missing fact is unknown, never observed absent."""
+    return snapshot.source == "explain"
+
+
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     p = snapshot.platform
+    told = _message_only(snapshot)
     if snapshot.driver.version:
         cause.add(f"driver.version = {snapshot.driver.version}")
         cause.because(
@@ -705,9 +784,19 @@ def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             "from before the module was loaded"
         )
         return
-    cause.add("driver.version = unknown")
-    if p.container:
-        cause.add(f"platform.container = {p.container}")
+    cause.add("driver.version = unknown" if told else "driver.version = not found")
+    if p.os == "darwin":
+        cause.add("platform.os = darwin" + (" (from the message)" if told else ""))
+        cause.category = Category.NO_GPU
+        cause.because(
+            "the program runs on macOS, where there is no NVIDIA GPU or driver (CUDA and "
+            "NVML do not exist there; Apple silicon GPUs are used through MPS)",
+            "Turn the NVIDIA GPU code path off on macOS (device='mps' or 'cpu' in PyTorch), "
+            "or run on a Linux or Windows machine with an NVIDIA GPU.",
+        )
+    elif p.container:
+        cause.add(f"platform.container = {p.container}" + (" (from the message)" if told else ""))
+        cause.category = Category.CONTAINER_NO_GPU
         cause.because(
             f"the program runs in a {p.container} container without GPU access",
             "Start the container with `--gpus all` (Docker, with the NVIDIA Container "
@@ -720,6 +809,10 @@ def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             "Install or update the NVIDIA driver on Windows (not inside WSL), then run "
             "`wsl --shutdown` and check `ls /usr/lib/wsl/lib/libcuda.so.1`.",
         )
+    elif told:
+        # Nothing was detected: the message alone cannot tell a missing driver from a
+        # machine without an NVIDIA GPU, so neither is stated as observed.
+        return
     elif snapshot.gpus:
         cause.because("a GPU is present but no NVIDIA driver is loaded")
     else:
@@ -735,7 +828,7 @@ def _no_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
             f"{len(snapshot.gpus)} GPU(s) detected: "
             + ", ".join(g.name or "?" for g in snapshot.gpus)
         )
-    else:
+    elif not _message_only(snapshot):
         cause.add("no GPUs detected")
     _no_driver(m, snapshot, matrix, cause)
 
@@ -775,6 +868,73 @@ def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
             )
 
 
+# Extension modules whose name is not their distribution's (they sit at the top of
+# site-packages): flash-attn's and apex's.
+_MODULE_PACKAGES = {
+    "flash_attn_2_cuda": "flash-attn",
+    "flash_attn_cuda": "flash-attn",
+    "amp_c": "apex",
+    "fused_layer_norm_cuda": "apex",
+    "apex_c": "apex",
+}
+
+
+# The first path component under site-packages names the package a shared object
+# belongs to (torch_scatter/_version_cuda.so), or the module itself when the
+# extension sits at the top (flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so).
+_SITE_MODULE = re.compile(
+    r"(?:site|dist)-packages[/\\](?!torch[/\\])([A-Za-z_][\w-]{0,80}?)"
+    r"(?:[/\\]|\.cpython|\.abi3|\.so|\.pyd)"
+)
+
+
+def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """The companion the loader or its own check names (from the .so path or the
+    operator's namespace), judged against the torch the message or snapshot shows."""
+    from envcheck import names
+
+    module = m.facts.get("lib") or m.facts.get("lib2")
+    if not module:
+        for _n, line in m.lines:
+            where = _SITE_MODULE.search(line)
+            if where:
+                module = where.group(1)
+                break
+    if not module:
+        return
+    package = _MODULE_PACKAGES.get(module.lower(), names.canonical(module))
+    installed = snapshot.packages.get(package) or snapshot.packages.get(module)
+    torch = next((fw for fw in snapshot.frameworks if fw.name == "torch"), None)
+    if installed:
+        cause.add(f"{package} {installed} installed")
+    if torch is not None and torch.version:
+        cause.add(f"{_label(torch)} installed")
+    found, built = m.facts.get("found"), m.facts.get("built")
+    if found and built:
+        cause.because(f"{package} was built for CUDA {built}, the installed torch for CUDA {found}")
+    else:
+        cause.because(f"{package} was built for another torch release than the one it runs with")
+
+
+def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """Both versions when the message gives them: the kernel module that is loaded and
+    the user-space driver (libcuda, NVML, the client) that talks to it."""
+    kernel, client = m.facts.get("kernel"), m.facts.get("client")
+    if kernel:
+        cause.add(f"kernel module: driver {kernel}")
+    if client:
+        cause.add(f"user-space driver libraries: {client}")
+    if kernel and client and kernel != client:
+        cause.because(
+            f"the loaded kernel module is driver {kernel} but the user-space libraries are "
+            f"{client}: the driver changed without the module being reloaded, or two driver "
+            "installs are mixed",
+            "Reboot so the module of the installed driver loads; if it persists, remove the "
+            "second driver install (distribution packages and the .run installer, or a "
+            "libcuda copied into a container image).",
+        )
+
+
 _ANALYSES = {
     DRIVER: _driver,
     ARCH: _arch,
@@ -786,4 +946,6 @@ _ANALYSES = {
     ENV_VAR: _env_var,
     MEMORY: _memory,
     BF16: _bf16,
+    COMPANION: _companion,
+    NVML: _nvml,
 }

@@ -130,6 +130,14 @@ _CUDA_UNLOADABLE = re.compile(
     r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
     r"|\b" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:'| was)? not found"
 )
+# A pasted container session: Docker's default prompt (root@ and the 12-hex container
+# id), a `docker run` line, or the /workspace working directory images use.
+_CONTAINER = re.compile(
+    r"\broot@[0-9a-f]{12}:|(?:^|[\s$#>])docker (?:container )?run\b|(?:^|[\s'\"(=])/workspace/"
+)
+_GPUS_FLAG = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|--device[= ]nvidia")
+# macOS's dynamic loader (dyld) and file system layout.
+_MACOS = re.compile(r"\bdyld\b|/System/Volumes/|\bDarwin\b|\.dylib\b|/Users/[\w.-]{1,40}/")
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -169,6 +177,8 @@ class MessageFacts:
     gpu_names: tuple[str, ...] = ()
     """NVIDIA GPUs the prose names without a compute capability; ``known_gpus``
     keeps those the matrix resolves."""
+    container: Optional[str] = None
+    """``docker`` when the text is a container session started without GPU flags."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -184,6 +194,7 @@ class MessageFacts:
             or self.cudnn_unloadable
             or self.cuda_unloadable
             or self.gpu_names
+            or self.container
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -193,6 +204,8 @@ class MessageFacts:
             out.append(f"from the message: Python {self.python}")
         if self.os:
             out.append(f"from the message: {self.os} paths")
+        if self.container:
+            out.append(f"from the message: a {self.container} container without GPU flags")
         out.extend(f"from the message: pip install {n}=={v}" for n, v in self.pins)
         out.extend(f"from the message: {k}={v!r}" for k, v in self.env)
         if self.driver:
@@ -240,6 +253,9 @@ def extract(text: str) -> MessageFacts:
     cudnn_by: Optional[str] = None
     unloadable: dict[str, None] = {}
     cuda_unloadable: dict[tuple[str, str], None] = {}
+    container = False
+    gpu_flag = False
+    macos = False
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -254,6 +270,9 @@ def extract(text: str) -> MessageFacts:
                     python = f"{w.group(1)}.{w.group(2)}"
         if os_name is None and (_WIN_PATH.search(line) or _WIN_DLL.search(line)):
             os_name = "windows"
+        container = container or _CONTAINER.search(line) is not None
+        gpu_flag = gpu_flag or _GPUS_FLAG.search(line) is not None
+        macos = macos or _MACOS.search(line) is not None
         p = _PIP.search(line)
         if p:
             for word in p.group(1).replace('"', " ").replace("'", " ").split()[:50]:
@@ -318,6 +337,8 @@ def extract(text: str) -> MessageFacts:
                 cudnn_by = "jax"
             elif _TF.search(line):
                 cudnn_by = "tensorflow"
+    if os_name is None and macos:
+        os_name = "darwin"
     return MessageFacts(
         python,
         os_name,
@@ -333,6 +354,7 @@ def extract(text: str) -> MessageFacts:
         tuple(unloadable),
         tuple(cuda_unloadable),
         () if gpus else tuple(prose_gpus),
+        "docker" if container and not gpu_flag else None,
     )
 
 
@@ -383,6 +405,8 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     platform = base.platform
     if facts.os and platform.os is None:
         platform = dataclasses.replace(platform, os=facts.os)
+    if facts.container and platform.container is None:
+        platform = dataclasses.replace(platform, container=facts.container)
     frameworks = list(base.frameworks)
     for dist, version in facts.pins:
         fw_name = names.framework_of(dist, aliases=False)

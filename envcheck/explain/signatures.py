@@ -3,7 +3,8 @@
 Each row names one error message family, the frameworks that print it, what it
 usually means and what to do. ``source`` points at a public issue where users
 hit exactly this text (or an official page describing it), so a reviewer can
-check the reading. Titles, causes and fixes are ours.
+check the reading; ``emitted_by`` names the file whose text the pattern mirrors
+(``owner/repo:path@commit``). Titles, causes and fixes are ours.
 
 Rows are matched line by line with ``re.search`` (case-sensitive unless the
 pattern says otherwise). A row may ``supersede`` more generic rows: when both
@@ -35,6 +36,8 @@ NO_GPU = "no_gpu"
 ENV_VAR = "env_var"
 MEMORY = "memory"
 BF16 = "bf16"
+COMPANION = "companion"
+CUDNN_HANDLE = "cudnn_handle"
 NONE = ""
 
 ALL_FRAMEWORKS = ("torch", "tensorflow", "jax", "onnxruntime", "cupy", "paddle")
@@ -57,13 +60,16 @@ class Signature:
     """Which snapshot facts explain it (DRIVER, ARCH, ...); empty for none."""
     supersedes: tuple[str, ...] = ()
     """Ids of more generic signatures this one hides on the same line."""
+    emitted_by: str = ""
+    """The source file that prints the message, ``owner/repo:path@commit`` (empty
+    for rows written before this field; new rows name it)."""
     pattern: Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern", re.compile(self.regex))
 
 
-SIGNATURES: tuple[Signature, ...] = (
+_FROM_REPORTS: tuple[Signature, ...] = (
     # -- driver too old for the CUDA runtime --------------------------------------
     Signature(
         id="cuda-driver-insufficient",
@@ -374,8 +380,8 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="ptxas-unknown-gpu-arch",
-        regex=r"(?:ptxas fatal\s*: Value '|nvcc fatal\s*: Unsupported gpu architecture ')"
-        r"(?P<sm>(?:sm|compute)_\d+[a-z]?)'",
+        regex=r"(?:ptxas fatal\s*: Value '|Value '(?=sm_\d+[a-z]?' is not defined for option)"
+        r"|(?i:unsupported gpu architecture) ')(?P<sm>(?:sm|compute)_\d+[a-z]?)'",
         frameworks=("tensorflow", "jax", "torch"),
         category=Category.GPU_ARCH_UNSUPPORTED,
         title="The CUDA compiler in use (ptxas or nvcc) is too old for this GPU architecture",
@@ -520,7 +526,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         id="tf-dlopen-cudnn",
         regex=r"Could not load dynamic library '(?P<lib>libcudnn\w*\.so\.(?P<major>\d+))'"
-        r"|Could not load dynamic library '(?P<lib2>cudnn(?:_\w+)?64_(?P<major2>\d+)\.dll)'",
+        r"|Could not load dynamic library '(?P<lib2>cudnn(?:_\w+)?64_(?P<major2>\d+)\.dll)'"
+        # tensorflow/python/platform/self_check.py (TF 1.x on Windows) before importing.
+        r"|Could not find '(?P<lib3>cudnn64_(?P<major3>\d+)\.dll)'",
         frameworks=("tensorflow",),
         category=Category.CUDNN_MISMATCH,
         title="TensorFlow cannot find the cuDNN major it was built for",
@@ -904,7 +912,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="cuda-library-undefined-versioned-symbol",
-        regex=r"undefined symbol: (?P<code>__nvJitLink\w{1,80}|\w{1,120}), version "
+        regex=r"(?i:undefined symbol): (?P<code>__nvJitLink\w{1,80}|\w{1,120}), version "
         r"(?P<lib>lib(?:nvJitLink|cu\w{1,30}|nv\w{1,30})\.so\.\d+)",
         frameworks=ALL_FRAMEWORKS,
         category=Category.LIB_PATH_CONFLICT,
@@ -1159,6 +1167,274 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/AlexeyAB/darknet/issues/8551",
     ),
 )
+
+
+# Rows that mirror the text of the file that prints it (``emitted_by``); the
+# ``source`` is a public report of the same text.
+# A C++ symbol in torch's own namespaces (torch::, c10::, at::, caffe2::), plain
+# or const-qualified (_ZNK), as the dynamic loader prints it.
+_TORCH_SYMBOL = r"_ZN(?:K|St)?(?:5torch|3c10|2at|6caffe2)\w{0,200}"
+# torch's own libraries (torch/_C.so, torch/lib/libtorch_cuda.so): the path ends in
+# them right before the loader's message. Which companion a .so belongs to is read
+# from its path by the explainer (envcheck.explain.core._companion), so the patterns
+# start at their own literal text and stay cheap on long logs.
+_TORCH_OWN_SO = r"[/\\]torch[/\\](?:lib[/\\])?[\w.+-]{1,80}\.(?:so|pyd)[\w.]{0,20}: "
+
+EMITTED: tuple[Signature, ...] = (
+    Signature(
+        id="companion-torch-abi-mismatch",
+        regex=r"(?i:undefined symbol): " + _TORCH_SYMBOL,
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="A package's compiled extension was built for another PyTorch release",
+        cause="The dynamic loader cannot find a torch/c10/at C++ symbol the extension links "
+        "against: PyTorch's C++ ABI changes between releases, so an extension built for one "
+        "torch release (or CUDA variant) does not load beside another.",
+        fix="Install the build of that package made for the installed torch (its wheel index "
+        "for your torch and CUDA, e.g. data.pyg.org/whl/torch-X+cuYYY.html for PyG, or the "
+        "same PyTorch index for torchvision/torchaudio), or rebuild it against this torch.",
+        source="https://github.com/rusty1s/pytorch_cluster/issues/100",
+        emitted_by="bminor/glibc:elf/dl-lookup.c@557a76a9a9a454c586f2b5a8c7a94bf7901547df",
+        analysis=COMPANION,
+        supersedes=("cuda-library-undefined-versioned-symbol",),
+    ),
+    Signature(
+        id="torch-own-abi-mismatch",
+        regex=_TORCH_OWN_SO + r"(?i:undefined symbol): " + _TORCH_SYMBOL,
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="PyTorch's own libraries come from different releases",
+        cause="One of torch's own libraries misses a torch/c10 symbol another one needs: two "
+        "torch installs were mixed (a pip torch over a conda one, an interrupted upgrade), or "
+        "an older libtorch/libc10 on LD_LIBRARY_PATH was loaded first.",
+        fix="Uninstall torch completely (pip and conda) and install one build in a fresh "
+        "environment; remove other libtorch/libc10 directories from LD_LIBRARY_PATH.",
+        source="https://github.com/pytorch/pytorch/issues/14087",
+        emitted_by="bminor/glibc:elf/dl-lookup.c@557a76a9a9a454c586f2b5a8c7a94bf7901547df",
+        supersedes=("companion-torch-abi-mismatch", "cuda-library-undefined-versioned-symbol"),
+    ),
+    # -- companion "built for" checks ----------------------------------------------
+    Signature(
+        id="xformers-built-for-cpu-torch",
+        regex=r"PyTorch [\w.+]{1,40} with CUDA \d{1,6} \(you have (?P<found>[\w.]{1,40}\+cpu)\)",
+        frameworks=("torch",),
+        category=Category.CPU_ONLY_BUILD,
+        title="xformers needs a CUDA PyTorch, and the installed PyTorch is a CPU-only build",
+        cause="xformers compares the torch it was built for with the installed one; a "
+        "'+cpu' torch means pip installed PyTorch's CPU build, so no CUDA package works.",
+        fix="Install the CUDA build of PyTorch that xformers was built for (its "
+        "'built for' line names it) from the PyTorch index, e.g. `pip install torch "
+        "--index-url https://download.pytorch.org/whl/cu121`.",
+        source="https://github.com/open-mmlab/PIA/issues/30",
+        emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
+        analysis=CPU_BUILD,
+        supersedes=("xformers-built-for-other-torch",),
+    ),
+    Signature(
+        id="xformers-built-for-other-torch",
+        regex=r"PyTorch (?P<built>[\w.+]{1,40}) with CUDA (?P<cuda>\d{1,6}|None) "
+        r"\(you have (?P<found>[\w.+]{1,40})\)"
+        r"|xFormers was built for a different version of PyTorch",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="xformers was built for another PyTorch release or CUDA variant",
+        cause="Each xformers wheel is built against one torch release and CUDA variant and "
+        "prints both when its C++/CUDA extension does not load beside the installed torch.",
+        fix="Install the xformers release built for the installed torch, from the same "
+        "index as torch (e.g. `pip install -U xformers --index-url "
+        "https://download.pytorch.org/whl/cu121` for a cu121 torch).",
+        source="https://github.com/deforum/deforum-stable-diffusion/issues/377",
+        emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
+    ),
+    Signature(
+        id="xformers-cannot-load-extensions",
+        regex=r"xFormers can.t load C\+\+/CUDA extensions",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        severity=Severity.WARNING,
+        title="xformers could not load its C++/CUDA extension",
+        cause="xformers warns and runs without its kernels; the 'built for' line after it "
+        "says which torch it expected.",
+        fix="Read the 'built for' line: install the xformers build for the installed torch, "
+        "or the torch build xformers was made for.",
+        source="https://github.com/facebookresearch/xformers/issues/1241",
+        emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
+    ),
+    Signature(
+        id="companion-cuda-version-check",
+        regex=r"Detected that PyTorch and (?P<lib>torch[_-]?\w{0,30}) were compiled with "
+        r"different CUDA (?:major )?versions"
+        r"(?:\. PyTorch has CUDA [Vv]ersion ?[=]? ?(?P<found>\d{1,2}\.\d{1,2}) and "
+        r"\w{1,40} has CUDA [Vv]ersion ?[=]? ?(?P<built>\d{1,2}\.\d{1,2}))?",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="A torch companion package was built for another CUDA than the installed torch",
+        cause="torchvision and the PyG extensions (torch_scatter, torch_sparse, ...) compare "
+        "the CUDA they were compiled with against torch.version.cuda at import; they differ "
+        "(a wheel from another index, a CPU wheel showing CUDA 0.0, or a source build with a "
+        "local toolkit of another version).",
+        fix="Reinstall the package from the index of the installed torch's variant (PyG: "
+        "https://data.pyg.org/whl/torch-X+cuYYY.html; torchvision: the PyTorch index of "
+        "the same cuYYY), or build it with a toolkit of torch's CUDA.",
+        source="https://github.com/rusty1s/pytorch_sparse/issues/122",
+        emitted_by="rusty1s/pytorch_sparse:torch_sparse/__init__.py@000b1ac55aafc4d06e0a2cc94507883708a161bc",
+        analysis=COMPANION,
+    ),
+    Signature(
+        id="companion-operator-missing",
+        regex=r"No such operator (?P<lib>(?!aten::|prim::)[a-z_]{2,40})::\w{1,80}"
+        r"|operator (?P<lib2>(?!aten::|prim::)[a-z_]{2,40})::\w{1,80} does not exist",
+        frameworks=("torch",),
+        category=Category.MIXED_WHEELS,
+        title="A companion package's operators are not registered with the installed torch",
+        cause="torchvision (and other torch extensions) register their C++ operators with "
+        "torch's dispatcher when their compiled library loads; when it was built for another "
+        "torch release or variant the library does not load and the operator is missing.",
+        fix="Install torch and the package together from one index at matching versions "
+        "(torchvision X.Y pins its torch), e.g. `pip install torch torchvision "
+        "--index-url https://download.pytorch.org/whl/cu121`.",
+        source="https://github.com/pytorch/pytorch/issues/122494",
+        emitted_by="pytorch/pytorch:torch/csrc/utils/python_dispatch.cpp@013c4267012d1742f2fe5b23e1c93c52026f8bb9",
+        analysis=COMPANION,
+    ),
+    # -- driver / kernel module mismatch ----------------------------------------------
+    Signature(
+        id="nvrm-api-mismatch",
+        regex=r"API mismatch: the client (?:'[^']{0,60}' \(pid \d{1,8}\)\s?)?"
+        r"(?:has the version (?P<client>\d{2,4}\.\d{1,3}(?:\.\d{1,3})?)"
+        r"(?:, but (?:NVRM: )?this kernel module has (?:NVRM: )?the version "
+        r"(?P<kernel>\d{2,4}\.\d{1,3}(?:\.\d{1,3})?))?)?",
+        frameworks=(),
+        category=Category.NVML_MISMATCH,
+        title="The NVIDIA kernel module and the user-space driver have different versions",
+        cause="The kernel module refuses a client library of another driver version: the "
+        "driver packages were upgraded while the old module stays loaded, or two driver "
+        "installs (distribution packages and the .run installer) are mixed.",
+        fix="Reboot after a driver upgrade; otherwise remove the second driver install so "
+        "that the module and libraries come from one version.",
+        source="https://github.com/NVIDIA/nvidia-docker/issues/182",
+        emitted_by="NVIDIA/open-gpu-kernel-modules:kernel-open/nvidia/nv.c@30e15d79de62e8955eb8b77a6e292ab9b87f52b0",
+        analysis=NVML,
+    ),
+    Signature(
+        id="tf-kernel-dso-version-mismatch",
+        regex=r"kernel version (?P<kernel>\d{2,4}\.\d{1,3}(?:\.\d{1,3})?) does not match DSO "
+        r"version (?P<client>\d{2,4}\.\d{1,3}(?:\.\d{1,3})?)",
+        frameworks=("tensorflow", "jax"),
+        category=Category.NVML_MISMATCH,
+        title="The loaded NVIDIA kernel module is not the version of the libcuda in use",
+        cause="TensorFlow's CUDA diagnostics compare /proc/driver/nvidia/version (the kernel "
+        "module) with the libcuda it loaded (the DSO); they differ after an upgrade "
+        "without a reboot, or when a second libcuda (a container image's, a Linux driver "
+        "installed inside WSL2) is found first.",
+        fix="Reboot after a driver upgrade; remove stray libcuda.so copies from the loader "
+        "path (in WSL2 keep only /usr/lib/wsl/lib's).",
+        source="https://github.com/saharmor/dalle-playground/issues/104",
+        emitted_by="tensorflow/tensorflow:tensorflow/stream_executor/cuda/cuda_diagnostics.cc@31365feecf57902ad5de5e1e40dda5b932cab81a",
+        analysis=NVML,
+    ),
+    Signature(
+        id="nvml-lib-rm-version-mismatch",
+        regex=r"NVML_ERROR_LIB_RM_VERSION_MISMATCH|NVMLError_LibRmVersionMismatch"
+        r"|RM has detected an NVML/RM version mismatch",
+        frameworks=(),
+        category=Category.NVML_MISMATCH,
+        title="NVML and the NVIDIA kernel module (RM) have different versions",
+        cause="NVML (libnvidia-ml) returned NVML_ERROR_LIB_RM_VERSION_MISMATCH: the "
+        "user-space library was upgraded while the old kernel module is still loaded.",
+        fix="Reboot (or unload and reload the nvidia modules with no GPU process running).",
+        source="https://github.com/rapidsai/dask-cuda/issues/949",
+        emitted_by="gpuopenanalytics/pynvml:pynvml/nvml.py@405c6f9989228325bbeb46c34cf77d6f35a305f7",
+        analysis=NVML,
+    ),
+    Signature(
+        id="nvml-library-not-found",
+        regex=r"NVML Shared Library Not Found|NVMLError_LibraryNotFound",
+        frameworks=(),
+        category=Category.NO_DRIVER,
+        title="NVML (libnvidia-ml, part of the NVIDIA driver) cannot be loaded",
+        cause="pynvml could not open libnvidia-ml, which only the NVIDIA driver installs: no "
+        "driver, a container without the NVIDIA runtime, or a machine with no NVIDIA GPU "
+        "(macOS never has one).",
+        fix="Install the NVIDIA driver (or start the container with `--gpus all`); on a "
+        "machine without an NVIDIA GPU turn GPU monitoring off.",
+        source="https://github.com/wookayin/gpustat/issues/90",
+        emitted_by="gpuopenanalytics/pynvml:pynvml/nvml.py@405c6f9989228325bbeb46c34cf77d6f35a305f7",
+        analysis=NO_DRIVER,
+    ),
+    # -- GPU too old for the build -------------------------------------------------
+    Signature(
+        id="tf-gpu-below-minimum-capability",
+        regex=r"Ignoring (?:visible )?gpu device \([^\n]{0,200}?\) with Cuda compute capability "
+        r"(?P<cc>\d{1,2}\.\d)\. The minimum required Cuda capability is (?P<min>\d{1,2}\.\d)",
+        frameworks=("tensorflow",),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="TensorFlow ignores the GPU: its compute capability is below the build's minimum",
+        cause="Each TensorFlow binary is compiled for compute capabilities from a minimum up "
+        "(3.5 for TF 1.x and early 2.x, higher in later releases) and skips older GPUs.",
+        fix="Use a TensorFlow release whose builds still include this GPU, build TensorFlow "
+        "from source for its compute capability, or run on a newer GPU.",
+        source="https://github.com/tensorflow/tensorflow/issues/46653",
+        emitted_by="tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_device.cc@637eae5b82bba256600fe421c8dc8c019e18162c",
+        analysis=ARCH,
+    ),
+    # -- build ran without a GPU -----------------------------------------------------
+    Signature(
+        id="cpp-extension-no-cuda-runtime",
+        regex=r"No CUDA runtime is found, using CUDA_HOME=",
+        frameworks=("torch",),
+        category=Category.NO_GPU,
+        severity=Severity.WARNING,
+        title="The extension build ran where PyTorch sees no GPU",
+        cause="torch.utils.cpp_extension prints this when CUDA_HOME exists but "
+        "torch.cuda.is_available() is False: a `docker build` (no GPU during builds), a "
+        "container started without `--gpus`, or a login node without GPUs.",
+        fix="Build where a GPU is visible (`docker run --gpus all ...`, a GPU node), or set "
+        "TORCH_CUDA_ARCH_LIST (and FORCE_CUDA=1 where the package reads it) so the build "
+        "does not need one.",
+        source="https://github.com/Thinklab-SJTU/ThinkMatch/issues/51",
+        emitted_by="pytorch/pytorch:torch/utils/cpp_extension.py@26e792905bbc588fde825ef283503389673ecae1",
+        analysis=NO_GPU,
+    ),
+    # -- cuDNN (TensorFlow) ------------------------------------------------------------
+    Signature(
+        id="tf-cudnn-handle-failed",
+        regex=r"Could not create cudnn handle: (?P<code>CUDNN_STATUS_\w{1,40})"
+        r"|Failed to get convolution algorithm\. This is probably because cuDNN failed to "
+        r"initialize",
+        frameworks=("tensorflow", "jax"),
+        category=Category.OTHER,
+        title="cuDNN could not start (usually the GPU memory is already taken)",
+        cause="cudnnCreate failed when the first convolution ran. TensorFlow reserves nearly "
+        "all GPU memory up front, so cuDNN's own allocation fails (the usual case); less "
+        "often the cuDNN loaded does not match the build (a 'Loaded runtime CuDNN library' "
+        "line says so).",
+        fix="Enable memory growth (tf.config.experimental.set_memory_growth(gpu, True), or "
+        "TF_FORCE_GPU_ALLOW_GROWTH=true) and stop other GPU processes; if a 'Loaded runtime "
+        "CuDNN library' line is present, install the cuDNN it was compiled with.",
+        source="https://github.com/tensorflow/tensorflow/issues/24496",
+        emitted_by="tensorflow/tensorflow:tensorflow/stream_executor/cuda/cuda_dnn.cc@2790a04f02d0eb5dd441c676a0cc5328d362084b",
+        analysis=CUDNN_HANDLE,
+    ),
+    Signature(
+        id="tf-native-runtime-load-failed",
+        regex=r"Failed to load the native TensorFlow runtime",
+        frameworks=("tensorflow",),
+        category=Category.CUDA_RUNTIME_MISSING,
+        title="TensorFlow's native library could not be loaded",
+        cause="_pywrap_tensorflow_internal failed to load: on Windows a DLL it links is "
+        "missing from the DLL search path (tensorflow-gpu's CUDA and cuDNN of the exact "
+        "version it was built for, or the MSVC runtime), or the CPU lacks AVX.",
+        fix="Install the CUDA and cuDNN versions the TensorFlow release was tested with and "
+        "add their bin directories to PATH, install the latest MSVC redistributable, or use "
+        "a build for this CPU.",
+        source="https://github.com/tensorflow/tensorflow/issues/10033",
+        emitted_by="tensorflow/tensorflow:tensorflow/python/pywrap_tensorflow.py@b1fb6997953ff50b59faf79af9183f94475cf762",
+        analysis=CUDA_LIB,
+    ),
+)
+
+SIGNATURES: tuple[Signature, ...] = _FROM_REPORTS + EMITTED
 
 
 def by_id() -> dict[str, Signature]:

@@ -19,6 +19,10 @@ UNKNOWN_SNAPSHOT_KEY = "snapshot-unknown-key"
 UNREADABLE_SNAPSHOT_VALUE = "snapshot-unreadable-value"
 UNKNOWN_FRAMEWORK_VERSION = "unknown-framework-version"
 CUDA_UNAVAILABLE_REPORTED = "framework-reports-no-cuda"
+# Notes a pasted report's parser records about the text itself (envcheck.collect_env's
+# PROBE): a report cut short says which facts are unknown, it is no finding about the
+# machine, so it is information and never outranks one.
+REPORT_PARSERS = ("collect_env",)
 
 
 def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
@@ -54,7 +58,7 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         yield Finding(
             PROBE_FAILED,
             Category.OTHER,
-            Severity.WARNING,
+            Severity.INFO if err.probe in REPORT_PARSERS else Severity.WARNING,
             f"Could not read {err.probe} facts; some checks were skipped",
             evidence=(f"{err.probe}: {err.message}",),
             fix="Checks that depend on this fact were skipped; fix the cause above "

@@ -13,6 +13,117 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    # -- rows that name the file printing the message (emitted_by); the lines are from
+    # public reports that are not in tests/fixtures/corpus.
+    "companion-torch-abi-mismatch": (
+        # rusty1s/pytorch_scatter#259
+        (
+            "error: ~/.local/lib/python3.7/site-packages/torch_scatter/_scatter_cuda.so: "
+            "undefined symbol: _ZNK2at6Tensor6narrowElll"
+        ),
+        # rusty1s/pytorch_scatter#348
+        (
+            "OSError: /root/miniconda3/envs/nerf/lib/python3.10/site-packages/torch_scatter/"
+            "_version_cuda.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSs"
+        ),
+    ),
+    "torch-own-abi-mismatch": (
+        # pytorch/pytorch#14087
+        (
+            "ImportError: /home/shobjain/python27/local/lib/python2.7/site-packages/torch/_C.so: "
+            "undefined symbol: _ZN5torch3jit5Value13setUniqueNameERKNSt7__cxx1112basic_string"
+        ),
+    ),
+    "xformers-built-for-cpu-torch": (
+        # facebookresearch/xformers#982, invoke-ai/InvokeAI#4788
+        "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cpu)",
+        "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.0.1+cpu)",
+    ),
+    "xformers-built-for-other-torch": (
+        # invoke-ai/InvokeAI#6590, TheLastBen/fast-stable-diffusion#2672
+        "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.0.1+cu118)",
+        "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.1.0+cu121)",
+    ),
+    "xformers-cannot-load-extensions": (
+        # Vchitect/SEINE#21
+        ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:"),
+    ),
+    "companion-cuda-version-check": (
+        # rusty1s/pytorch_sparse#86, kenqgu/Text-GCN#4
+        (
+            "RuntimeError: Detected that PyTorch and torch_sparse were compiled with different "
+            "CUDA versions. PyTorch has CUDA version 10.2 and torch_sparse has CUDA version 11.1. "
+            "Please reinstall the torch_sparse that matches your PyTorch install."
+        ),
+        (
+            "RuntimeError: Detected that PyTorch and torch_sparse were compiled with different "
+            "CUDA versions. PyTorch has CUDA version 10.1 and torch_sparse has CUDA version 11.0."
+        ),
+    ),
+    "companion-operator-missing": (
+        # fudan-generative-vision/hallo#98, ZQPei/deep_sort_pytorch#189
+        "RuntimeError: operator torchvision::nms does not exist",
+        "RuntimeError: No such operator torchvision::nms",
+    ),
+    "nvrm-api-mismatch": (
+        # saharmor/dalle-playground#104, negativo17/nvidia-driver#43
+        "[ 7386.259769] NVRM: API mismatch: the client has the version 515.48.07, but",
+        "NVRM: API mismatch: the client has the version 390.25, but",
+        # Frogging-Family/nvidia-all#394 (newer drivers name the client process)
+        "[    9.424670] NVRM: API mismatch: the client 'kwin_wayland' (pid 1005)",
+    ),
+    "tf-kernel-dso-version-mismatch": (
+        # The text gpu_device.cc's sibling cuda_diagnostics.cc prints (no public GitHub
+        # thread with this line was found in time; see the emitted_by file).
+        (
+            "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version "
+            "460.56.0 does not match DSO version 470.57.2 -- cannot find working devices in "
+            "this configuration"
+        ),
+    ),
+    "nvml-lib-rm-version-mismatch": (
+        # tensorpack/tensorpack#1244, XuehaiPan/nvitop#41
+        "tensorpack.utils.nvml.NvmlException: NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+        "NVML ERROR: RM has detected an NVML/RM version mismatch.",
+    ),
+    "nvml-library-not-found": (
+        # deepfakes/faceswap#778, NVlabs/imaginaire#56
+        "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found",
+        "`pynvml.nvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found`",
+    ),
+    "tf-gpu-below-minimum-capability": (
+        # williamFalcon/tensorflow-gpu-install-ubuntu-16.04#22, tensorflow/tensorflow#17445
+        (
+            "Ignoring visible gpu device (device: 0, name: GeForce GTX 660M, pci bus id: "
+            "0000:01:00.0, compute capability: 3.0) with Cuda compute capability 3.0. The "
+            "minimum required Cuda capability is 3.5."
+        ),
+        (
+            "I tensorflow/core/common_runtime/gpu/gpu_device.cc:611] Ignoring gpu device "
+            "(device: 0, name: GRID K520, pci bus id: 0000:00:03.0) with Cuda compute "
+            "capability 3.0. The minimum required Cuda capability is 3.5."
+        ),
+    ),
+    "cpp-extension-no-cuda-runtime": (
+        # junhyung-SPALab/D-Align#1, TUMFTM/DPFT#3
+        "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'",
+        "    No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'",
+    ),
+    "tf-cudnn-handle-failed": (
+        # matterport/Mask_RCNN#1652, tony-framework/TonY#486
+        (
+            "2019-07-22 08:22:14.252711: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] "
+            "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR"
+        ),
+        (
+            "Failed to get convolution algorithm. This is probably because cuDNN failed to "
+            "initialize, so try looking to see if a warning log message was printed above."
+        ),
+    ),
+    "tf-native-runtime-load-failed": (
+        # tensorflow/tensorflow#14686
+        "ImportError: Failed to load the native TensorFlow runtime.",
+    ),
     "onnxruntime-cuda-provider-dll-dependency": (
         # microsoft/onnxruntime#20589 (C# NuGet) and #14837 (C API)
         (
