@@ -36,6 +36,7 @@ from envcheck.model.versions import (
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.explain.facts import MessageFacts
+    from envcheck.explain.normalise import Normalised
     from envcheck.matrix import Matrix
     from envcheck.model.snapshot import Framework, Snapshot
 
@@ -234,9 +235,13 @@ def explain(
     silent "all good").
     """
     from envcheck.explain.facts import extract, known_gpus, overlay
+    from envcheck.explain.normalise import normalise
 
-    matches, count = match_signatures(text)
-    facts = known_gpus(extract(text), matrix) if matrix is not None else None
+    norm = normalise(text)
+    matches, _logical = match_signatures(norm.text)
+    matches = _as_pasted(matches, norm, text)
+    count = _line_count(text)
+    facts = known_gpus(extract(norm.text), matrix) if matrix is not None else None
     machine = overlay(snapshot, facts) if facts else snapshot
     stated: tuple[Finding, ...] = ()
     if machine is not None and matrix is not None and (matches or facts):
@@ -251,6 +256,24 @@ def explain(
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+def _as_pasted(matches: tuple[Match, ...], norm: Normalised, text: str) -> tuple[Match, ...]:
+    """The matches' lines numbered and shown as the text was pasted (see
+    ``envcheck.explain.normalise``)."""
+    if not matches:
+        return matches
+    from envcheck.explain.normalise import as_pasted
+
+    original = text.split("\n")
+    out = []
+    for m in matches:
+        lines = []
+        for n, shown in m.lines:
+            start, line = as_pasted(norm, original, n, shown)
+            lines.append((start, shown if line is shown else _shorten(_printable(line))))
+        out.append(replace(m, lines=tuple(lines)))
+    return tuple(out)
 
 
 def _stated_findings(
