@@ -251,11 +251,26 @@ def explain(
             matches = tuple(_with_root_cause(m, machine, matrix, doctor, told) for m in matches)
         if facts:
             stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
-    ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
+    ordered = _ranked(matches)
     findings = tuple(m.to_finding() for m in ordered) + stated
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+def _ranked(matches: tuple[Match, ...]) -> tuple[Match, ...]:
+    """Most severe first; a cause the text states (the kernel's reason) before the
+    symptoms it explains; then in the order of the text."""
+    present = {m.signature.id for m in matches}
+    explained = {
+        sid for m in matches for sid in m.signature.explains if m.signature.id != sid
+    } & present
+    return tuple(
+        sorted(
+            matches,
+            key=lambda m: (m.signature.severity.rank, m.signature.id in explained, m.line_no),
+        )
+    )
 
 
 def _as_pasted(matches: tuple[Match, ...], norm: Normalised, text: str) -> tuple[Match, ...]:

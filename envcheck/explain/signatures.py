@@ -57,6 +57,9 @@ class Signature:
     """Which snapshot facts explain it (DRIVER, ARCH, ...); empty for none."""
     supersedes: tuple[str, ...] = ()
     """Ids of more generic signatures this one hides on the same line."""
+    explains: tuple[str, ...] = ()
+    """Ids of symptom signatures this cause produces: when both are in the text, this
+    one is named first (a kernel-stated reason before the nvidia-smi failure it causes)."""
     pattern: Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -173,6 +176,80 @@ SIGNATURES: tuple[Signature, ...] = (
         "`dmesg | grep -i nvrm` and Secure Boot, then reboot.",
         source="https://github.com/NVIDIA/nvidia-docker/issues/988",
         analysis=NO_DRIVER,
+    ),
+    # -- the kernel module's own reasons ------------------------------------------
+    # Printed by the resource manager of the NVIDIA driver (both kernel-module flavours)
+    # when the GPU belongs to a legacy branch; the legacy table lives in the closed part
+    # (nv-kernel.o_binary), the open tree's osapi.c prints the sibling texts below.
+    Signature(
+        id="nvrm-gpu-on-legacy-branch",
+        regex=r"The NVIDIA (?P<gpu>[^\n]{1,80}?) GPU installed in this system(?: is|>)?\s{1,4}"
+        r"supported through the NVIDIA (?P<branch>\d{2,3}(?:\.\d{1,3})?)\.xx Legacy drivers"
+        r"(?:[^\n]{0,200}?The (?P<driver>\d{2,3}\.\d{1,3}(?:\.\d{1,3})?) NVIDIA driver will ignore)?",
+        frameworks=(),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The installed driver branch no longer drives this GPU (a legacy branch does)",
+        cause="NVIDIA moves older GPUs to a legacy driver branch; newer branches ignore them, "
+        "so the module loads but drives no GPU and every CUDA program and nvidia-smi fail.",
+        fix="Install the legacy branch the kernel names (e.g. nvidia-driver-470 or "
+        "nvidiaPackages.legacy_580) and a CUDA/framework build that branch supports.",
+        source="https://github.com/NixOS/nixos-hardware/issues/1880",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osapi.c (595.45.04,
+    # df1c9a3): a GPU without a GSP (before Turing) cannot be driven by the open module.
+    Signature(
+        id="nvrm-open-module-no-gsp",
+        regex=r"installed in this (?:vGPU host )?system is not supported by\s{1,4}open\s{1,4}"
+        r"nvidia\.ko(?: because it does not include the required GPU\s{1,4}System Processor)?",
+        frameworks=(),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The open NVIDIA kernel module cannot drive this GPU (it has no GSP)",
+        cause="The open kernel module runs the driver on the GPU System Processor, which "
+        "only Turing and newer GPUs have; an older GPU is left without a driver.",
+        fix="Install the proprietary kernel module of the same driver release (e.g. the "
+        "non -open package, or `kernel` instead of `kernel-open`), or a legacy branch the "
+        "GPU is supported by.",
+        source="https://github.com/NVIDIA/open-gpu-kernel-modules/issues/696",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c (515.43.04):
+    # open modules before 545 refused GeForce/workstation GPUs without a module parameter.
+    Signature(
+        id="nvrm-open-module-datacenter-only",
+        regex=r"Open nvidia\.ko is only ready for use on Data Center GPUs",
+        frameworks=(),
+        category=Category.NO_DRIVER,
+        title="The open NVIDIA kernel module refused a non-data-center GPU",
+        cause="Open kernel modules from 515 to 545 only initialise GeForce and workstation "
+        "GPUs when NVreg_OpenRmEnableUnsupportedGpus=1 is set; without it no GPU is driven.",
+        fix="Set `options nvidia NVreg_OpenRmEnableUnsupportedGpus=1` in /etc/modprobe.d, "
+        "or install the proprietary module or a driver of 545 or later.",
+        source="https://github.com/siderolabs/extensions/issues/114",
+        explains=(
+            "nvrm-rm-init-adapter-failed",
+            "nvidia-smi-no-driver",
+            "no-nvidia-driver",
+            "cuda-no-device",
+        ),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c
+    # ("RmInitAdapter failed! (0x%x:0x%x:%d)") and kernel-open/nvidia/nv.c
+    # ("rm_init_adapter failed, device minor number %d"), 595.45.04.
+    Signature(
+        id="nvrm-rm-init-adapter-failed",
+        regex=r"RmInitAdapter failed!? \((?P<code>0x[0-9a-fA-F]{1,8}:0x[0-9a-fA-F]{1,8}:\d{1,6})\)"
+        r"|rm_init_adapter failed, device minor number",
+        frameworks=(),
+        category=Category.NO_DRIVER,
+        title="The NVIDIA kernel module loaded but could not initialise the GPU",
+        cause="The module is loaded, yet its resource manager failed to bring the GPU up "
+        "(firmware, a GPU the module refuses, a platform it does not support, or a GPU "
+        "fallen off the bus), so no GPU is usable.",
+        fix="Read the NVRM lines just before this one in `sudo dmesg` (they usually say "
+        "why); reinstall the driver for the running kernel and reboot.",
+        source="https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
     ),
     Signature(
         id="libcuda-missing",

@@ -176,6 +176,43 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.",
     ),
+    # The kernel's NVRM records of one message, joined as explain's normaliser joins them.
+    "nvrm-gpu-on-legacy-branch": (
+        # https://github.com/siderolabs/talos/issues/8764
+        (
+            "kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU "
+            "installed in this system is supported through the NVIDIA 470.xx Legacy drivers. "
+            "Please visit http://www.nvidia.com/object/unix.html for more information.  The "
+            "535.129.03 NVIDIA driver will ignore this GPU.  Continuing probe..."
+        ),
+        # https://github.com/NixOS/nixos-hardware/issues/1880
+        (
+            "NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU installed in this system is supported "
+            "through the NVIDIA 580.xx Legacy drivers. Please"
+        ),
+    ),
+    "nvrm-open-module-no-gsp": (
+        # osapi.c's text with its records joined; https://github.com/NVIDIA/open-gpu-kernel-modules/issues/696
+        (
+            "NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:1b82) installed in this system is not "
+            "supported by open nvidia.ko because it does not include the required GPU System "
+            "Processor (GSP)."
+        ),
+        # osapi.c's vGPU-host variant
+        "NVRM: installed in this vGPU host system is not supported by open nvidia.ko.",
+    ),
+    "nvrm-open-module-datacenter-only": (
+        # https://github.com/siderolabs/extensions/issues/114 (as the node logged it)
+        "Open nvidia.ko is only ready for use on Data Center GPUs. ",
+        # https://github.com/kata-containers/kata-containers/issues/12258
+        "[    9.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
+    ),
+    "nvrm-rm-init-adapter-failed": (
+        # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433
+        "[  217.545832] NVRM: GPU 0000:05:00.0: RmInitAdapter failed! (0x62:0xffff:1622)",
+        # https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/26
+        "[   37.673683] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0",
+    ),
     "libcuda-missing": (
         (
             "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
@@ -749,6 +786,7 @@ def test_table_is_well_formed() -> None:
         assert 10 < len(s.title) < 100, s.id
         assert s.cause.endswith(".") and s.fix, s.id
         assert set(s.supersedes) <= set(ids), s.id
+        assert set(s.explains) <= set(ids) - {s.id}, s.id
         assert s.pattern.search("") is None, s.id
     assert covered == set(ALL_FRAMEWORKS)
     assert len({s.source for s in SIGNATURES}) == len(SIGNATURES)
