@@ -107,19 +107,23 @@ _TF = re.compile(r"\btensorflow\b|external/local_xla/", re.IGNORECASE)
 _CUDNN_UNLOADABLE = re.compile(
     r"\blibcudnn\w{0,40}\.so\.(\d{1,2})[\d.]{0,20}: cannot open shared object file"
     r"|Could not load dynamic library 'libcudnn\w{0,40}\.so\.(\d{1,2})'"
-    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:'| was)? not found"
+    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
     r"|Could not load library (?:lib)?cudnn_\w{1,40}?\.so\.(\d{1,2})\. Error: "
     r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
     r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
 )
 # A CUDA library whose soname carries the CUDA version (libcudart.so.11.0,
-# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open.
+# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open,
+# in the loader wordings cuda-shared-library-missing lists (glibc, TensorFlow's DSO loader,
+# CTranslate2's "is not found", ctypes' "Could not find module '...' (or one of its").
 _CUDA_SO = r"(cudart|cublasLt|cublas|nvrtc)"
 _CUDA_UNLOADABLE = re.compile(
     r"\blib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12}: cannot open shared object"
     r"|Could not load dynamic library 'lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)'"
     r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
-    r"|\b" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:'| was)? not found"
+    r"|\b"
+    + _CUDA_SO
+    + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
 )
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"

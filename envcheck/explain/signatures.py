@@ -650,8 +650,22 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     Signature(
         id="cuda-shared-library-missing",
+        # One loader failure in each of its forms: glibc's elf/dl-load.c ("cannot open shared
+        # object file", after "error while loading shared libraries: " for a program),
+        # CTranslate2's src/cuda/cublas_stub.cc and nccl_stub.cc (v4.8.1: "Library <name> is
+        # not found or cannot be loaded"), and CPython's Modules/_ctypes/callproc.c on
+        # Windows ("Could not find module '<path>' (or one of its dependencies)"). The
+        # library's CUDA major, where its name carries one, is read by explain.facts.
         regex=r"(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
-        r"nvToolsExt|cupti|nccl)\w*[.,]so(?:\.[\d.]+)?): cannot open shared object file",
+        r"nvToolsExt|cupti|nccl|nvinfer|nvonnxparser|nvparsers|nvrtc|nvjpeg|npp[a-z]{1,8}|"
+        r"cufile)\w*[.,]so(?:\.(?P<major>\d+)[\d.]*)?): cannot open shared object file"
+        r"|Library (?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
+        r"nccl|nvinfer|nvrtc)\w{0,20}?64_(?P<major2>\d+)\w{0,8}\.dll) is not found or cannot be "
+        r"loaded"
+        r"|Could not find module '[^'\n]{0,300}?(?P<lib3>(?:cudart|cublas|cublasLt|cufft|curand|"
+        r"cusolver|cusparse|nvJitLink|nccl|nvinfer|nvrtc)\w{0,20}?64_(?P<major3>\d+)\w{0,8}"
+        r"\.dll|lib(?:cudart|cublas|cublasLt|nvrtc|nvinfer)\w{0,20}\.so[\d.]{0,12})' "
+        r"\(or one of its dependencies\)",
         frameworks=ALL_FRAMEWORKS,
         category=Category.CUDA_RUNTIME_MISSING,
         title="A CUDA runtime library is missing",
@@ -704,7 +718,10 @@ SIGNATURES: tuple[Signature, ...] = (
         id="cudnn-shared-library-missing",
         regex=r"(?P<lib>libcudnn\w{0,40}\.so(?:\.(?P<major>\d+))?[\d.]{0,20})"
         r": cannot open shared object file"
-        r"|(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)(?:'| was)? not found",
+        r"|(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)(?:'| was| is)? not found"
+        # CTranslate2's and CPython ctypes' wordings (see cuda-shared-library-missing).
+        r"|Could not find module '[^'\n]{0,300}?(?P<lib3>cudnn(?:_\w{1,40})?64_(?P<major3>\d+)"
+        r"\.dll)' \(or one of its dependencies\)",
         frameworks=ALL_FRAMEWORKS,
         category=Category.CUDNN_MISMATCH,
         title="A cuDNN library of the needed major version cannot be loaded",

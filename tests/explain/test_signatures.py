@@ -444,6 +444,22 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "tf-skipping-gpu-devices": ("Skipping registering GPU devices...",),
     "cuda-shared-library-missing": (
+        # glibc's elf/dl-load.c text for a program and an import, with TensorRT's libraries:
+        # https://github.com/PaddlePaddle/Serving/issues/1435
+        (
+            "python3.6/site-packages/paddle_serving_server/serving-gpu-cuda11-0.0.0/serving: error "
+            "while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No "
+            "such file or directory"
+        ),
+        # https://github.com/wang-xinyu/tensorrtx/issues/1501
+        "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
+        # CTranslate2's src/cuda/cublas_stub.cc: https://github.com/billwuhao/ComfyUI_gemmax/issues/2
+        "Library cublas64_11.dll is not found or cannot be loaded",
+        # CPython's ctypes on Windows: https://github.com/onnx/onnx-tensorrt/issues/951
+        (
+            "Could not find module 'libcudart.so' (or one of its dependencies). Try using the full "
+            "path with constructor syntax."
+        ),
         "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
         "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
         (
@@ -588,6 +604,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     # examples are written from each library's message format, not copied from the
     # corpus, so the corpus stays a held-out measure.
     "cudnn-shared-library-missing": (
+        # CPython's ctypes text (Modules/_ctypes/callproc.c) naming a cuDNN DLL
+        (
+            "FileNotFoundError: Could not find module 'C:\\venv\\Lib\\site-packages\\nvidia\\"
+            "cudnn\\bin\\cudnn_ops64_9.dll' (or one of its dependencies). Try using the full "
+            "path with constructor syntax."
+        ),
         "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory",
         "OSError: libcudnn_graph.so.9.1.0: cannot open shared object file: No such file or directory",
         (
