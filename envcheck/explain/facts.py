@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.model._fields import frozen_map
 from envcheck.model.snapshot import (
     FROM_MESSAGE,
     LIB_NOT_LOADABLE,
@@ -125,6 +126,9 @@ _CUDA_UNLOADABLE = re.compile(
     + _CUDA_SO
     + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
 )
+# cupy/_environment.py lists the CuPy distributions it found on the line after its warning.
+_CUPY_DUPLICATES = re.compile(r"multiple CuPy packages are installed")
+_CUPY_LIST = re.compile(r"^\W{0,40}(cupy[\w.-]{0,30}(?:, cupy[\w.-]{0,30}){1,8})\s*$")
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -164,6 +168,8 @@ class MessageFacts:
     gpu_names: tuple[str, ...] = ()
     """NVIDIA GPUs the prose names without a compute capability; ``known_gpus``
     keeps those the matrix resolves."""
+    packages: tuple[str, ...] = ()
+    """Distributions the message says are installed (CuPy's duplicate list)."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -179,6 +185,7 @@ class MessageFacts:
             or self.cudnn_unloadable
             or self.cuda_unloadable
             or self.gpu_names
+            or self.packages
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -196,6 +203,8 @@ class MessageFacts:
             out.append(f"from the message: the driver supports CUDA up to {self.driver_cuda}")
         out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
         out.extend(f"from the message: GPU {n}" for n in self.gpu_names)
+        if self.packages:
+            out.append("from the message: installed " + ", ".join(self.packages))
         if self.torch_archs:
             out.append(
                 "from the message: the installed PyTorch was compiled for "
@@ -234,6 +243,8 @@ def extract(text: str) -> MessageFacts:
     cudnn_by: Optional[str] = None
     unloadable: dict[str, None] = {}
     cuda_unloadable: dict[tuple[str, str], None] = {}
+    packages: tuple[str, ...] = ()
+    listing = 0
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -301,6 +312,13 @@ def extract(text: str) -> MessageFacts:
         for u in _CUDA_UNLOADABLE.finditer(line):
             if len(cuda_unloadable) < 4:
                 cuda_unloadable[_cuda_soname(*(g for g in u.groups() if g))] = None
+        if _CUPY_DUPLICATES.search(line):
+            listing = 6
+        elif listing and not packages:
+            listing -= 1
+            found = _CUPY_LIST.match(line.split(") ", 1)[-1] if line.startswith("(") else line)
+            if found:
+                packages = tuple(p.strip() for p in found.group(1).split(","))
         if cudnn_by is None:
             if _JAX.search(line):
                 cudnn_by = "jax"
@@ -321,6 +339,7 @@ def extract(text: str) -> MessageFacts:
         tuple(unloadable),
         tuple(cuda_unloadable),
         () if gpus else tuple(prose_gpus),
+        packages,
     )
 
 
@@ -392,6 +411,11 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         # CUDA runtime rule judges it.
         libraries = (*libraries, Library(name=name, version=version, source=LIB_NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
+    packages = base.packages
+    if facts.packages:
+        packages = frozen_map(
+            {**base.packages, **{p: base.packages.get(p) for p in facts.packages}}
+        )
     driver = base.driver
     if facts.driver or facts.driver_cuda:
         driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source=FROM_MESSAGE)
@@ -413,6 +437,7 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         frameworks=tuple(frameworks),
         libraries=libraries,
         env=env,
+        packages=packages,
     )
 
 

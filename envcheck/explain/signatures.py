@@ -998,6 +998,21 @@ SIGNATURES: tuple[Signature, ...] = (
         "the extension.",
         source="https://github.com/CSAILVision/gandissect/issues/19",
     ),
+    # cupy/cupy cupy/_environment.py (v14.0.0rc1-1244-g6b6d956, the duplicate-installation
+    # check since cupy#5032): more than one distribution provides the cupy package.
+    Signature(
+        id="cupy-multiple-packages",
+        regex=r"CuPy may not function correctly because multiple CuPy packages are installed",
+        frameworks=("cupy",),
+        category=Category.MIXED_WHEELS,
+        title="Several CuPy distributions are installed over one cupy package",
+        cause="cupy (a source build) and the cupy-cudaXXx wheels all install the same import "
+        "package; with two of them the files of one overwrite the other's, often of "
+        "another CUDA major.",
+        fix="pip uninstall every CuPy distribution the warning lists (and `conda uninstall "
+        "cupy` for a conda one), then install the one wheel for your CUDA major.",
+        source="https://github.com/amazon-braket/amazon-braket-examples/pull/903",
+    ),
     Signature(
         id="cupy-not-correctly-installed",
         regex=r"CuPy is not correctly installed",

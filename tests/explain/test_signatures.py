@@ -213,6 +213,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         # https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/26
         "[   37.673683] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0",
     ),
+    "cupy-multiple-packages": (
+        # cupy/_environment.py's text; https://github.com/amazon-braket/amazon-braket-examples/pull/903
+        "CuPy may not function correctly because multiple CuPy packages are installed",
+        # https://github.com/rapidsai-community/rapidsai-csp-utils/pull/138
+        "  CuPy may not function correctly because multiple CuPy packages are installed",
+    ),
     "libcuda-missing": (
         (
             "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
