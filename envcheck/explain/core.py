@@ -252,10 +252,67 @@ def explain(
         if facts:
             stated = _stated_findings(facts, doctor, snapshot, matrix, matches)
     ordered = _ranked(matches)
-    findings = tuple(m.to_finding() for m in ordered) + stated
+    findings = tuple(
+        _message_only(m, facts) if snapshot is None else m.to_finding() for m in ordered
+    )
+    findings = _env_first(findings + stated, facts)
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+MESSAGE_ONLY = "explain"
+"""``Snapshot.source`` of the empty snapshot the message's facts are laid over when
+nothing was detected: its absent facts are unknown, not observed absent."""
+
+
+def _message_only(m: Match, facts: Optional[MessageFacts]) -> Finding:
+    """A match's finding when nothing was detected (``explain --no-detect``).
+
+    CUDA's "no device" (cudaErrorNoDevice, CUDA_ERROR_NO_DEVICE, 100) says the driver
+    answered and offered this process no device; it does not say the machine has no
+    GPU. PyTorch words the same code "No CUDA GPUs are available", which its signature
+    files under the variable that most often causes it: every wording of the code is
+    judged alike, and a CUDA_VISIBLE_DEVICES the text sets is named as the cause."""
+    finding = m.to_finding()
+    if m.signature.analysis != NO_GPU:
+        return finding
+    value = dict(facts.env).get("CUDA_VISIBLE_DEVICES") if facts else None
+    if value is not None:
+        title = (
+            f"CUDA found no device after the text set CUDA_VISIBLE_DEVICES={value!r}: "
+            "it names no GPU of that machine"
+        )
+        seen = (f"from the message: CUDA_VISIBLE_DEVICES={value!r}",)
+    else:
+        title = (
+            "CUDA was offered no device: most often CUDA_VISIBLE_DEVICES hides the GPUs "
+            "(the machine was not inspected)"
+        )
+        seen = (
+            "CUDA_VISIBLE_DEVICES, the GPUs and the driver are unknown: the machine was not inspected",
+        )
+    return replace(
+        finding,
+        category=Category.ENV_VAR_HIDES_GPU,
+        title=title,
+        evidence=(*finding.evidence, *seen),
+        fix="Check `echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` where it failed: unset the "
+        "variable (or give indices that exist); in a container, start it with `--gpus all`.",
+    )
+
+
+def _env_first(findings: tuple[Finding, ...], facts: Optional[MessageFacts]) -> tuple[Finding, ...]:
+    """A CUDA_VISIBLE_DEVICES the failing command or script set is named before the
+    other causes of its grade when a finding blames it."""
+    if not facts or "CUDA_VISIBLE_DEVICES" not in dict(facts.env):
+        return findings
+    return tuple(
+        sorted(
+            findings,
+            key=lambda f: (f.severity.rank, f.category != Category.ENV_VAR_HIDES_GPU),
+        )
+    )
 
 
 def _ranked(matches: tuple[Match, ...]) -> tuple[Match, ...]:
@@ -713,6 +770,10 @@ def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             "from before the module was loaded"
         )
         return
+    if snapshot.source == MESSAGE_ONLY:
+        # Nothing was detected: the driver and the GPUs are unknown, not absent.
+        cause.add("the machine was not inspected: its driver and GPUs are unknown")
+        return
     cause.add("driver.version = unknown")
     if p.container:
         cause.add(f"platform.container = {p.container}")
@@ -743,7 +804,7 @@ def _no_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
             f"{len(snapshot.gpus)} GPU(s) detected: "
             + ", ".join(g.name or "?" for g in snapshot.gpus)
         )
-    else:
+    elif snapshot.source != MESSAGE_ONLY:
         cause.add("no GPUs detected")
     _no_driver(m, snapshot, matrix, cause)
 

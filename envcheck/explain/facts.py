@@ -382,8 +382,9 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     fill in only what the snapshot does not know.
     """
     from envcheck import names
+    from envcheck.explain.core import MESSAGE_ONLY
 
-    base = snapshot if snapshot is not None else Snapshot(source="explain")
+    base = snapshot if snapshot is not None else Snapshot(source=MESSAGE_ONLY)
     python = base.python
     if facts.python and python.version is None:
         python = dataclasses.replace(python, version=facts.python)
