@@ -524,6 +524,20 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
     framework and what the driver supports, but not which build failed, so no rule
     can judge it; the fix is then the newest build of that framework the resolver
     finds for this driver, never a fixed CUDA variant the driver may be too old for."""
+    built = m.facts.get("built")
+    if built and cause.text is None:
+        # The NGC banner names both sides: the driver release the container needs, and
+        # (on its next line, a message fact) the one it found.
+        from envcheck.model.versions import parse_driver_version
+
+        found = snapshot.driver.version
+        need, have = parse_driver_version(built), parse_driver_version(found)
+        if found and need is not None and have is not None and have < need:
+            cause.because(
+                f"the container needs NVIDIA driver {built} or later; the host runs {found}"
+            )
+        elif not found:
+            cause.add("the banner names no host driver version")
     if cause.text is not None or len(m.signature.frameworks) != 1:
         return
     framework = m.signature.frameworks[0]

@@ -58,6 +58,15 @@ _DRIVER_CUDA = re.compile(
 _SMI = re.compile(
     r"Driver Version:\s{0,4}(\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?:\s{1,40}CUDA Version:\s{0,4}(\d{1,2}\.\d{1,2}))?"
 )
+# The driver version other tools print: TensorFlow's stream_executor/cuda/cuda_diagnostics.cc
+# ("kernel reported version is: 418.67.0", the kernel module's; "libcuda reported version
+# is: ...", the user-space library's) and the NGC containers' entrypoint banner
+# (triton-inference-server/server nvidia_entrypoint.sh, b6d0fcd: "version 455.45 was
+# detected and compatibility mode is UNAVAILABLE").
+_DRIVER_SAID = re.compile(
+    r"(?:kernel|libcuda) reported version is: (\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"
+    r"|version (\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected and compatibility mode is"
+)
 # A GPU and its compute capability as PyTorch and TensorFlow name them.
 _GPU_SM = re.compile(r"(?:^|:\s)\s{0,4}([A-Z][^:\n]{1,60}?) with CUDA capability sm_(\d{2,3})\b")
 _GPU_FOUND = re.compile(r"Found GPU\d{1,2} (.{1,60}?) which is of cuda capability (\d{1,2}\.\d)")
@@ -278,6 +287,11 @@ def extract(text: str) -> MessageFacts:
             if d and parse_driver_version(d.group(1)) is not None:
                 driver = d.group(1)
                 driver_cuda = driver_cuda or d.group(2)
+            else:
+                said = _DRIVER_SAID.search(line)
+                version = (said.group(1) or said.group(2)) if said else None
+                if version and parse_driver_version(version) is not None:
+                    driver = version.removesuffix(".0") if version.count(".") == 2 else version
         for g in (_GPU_SM, _GPU_FOUND, _GPU_TF):
             for gm in g.finditer(line):
                 cc = parse_compute_capability(gm.group(2))

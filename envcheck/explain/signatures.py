@@ -112,6 +112,25 @@ SIGNATURES: tuple[Signature, ...] = (
         source="https://github.com/NVIDIA/FasterTransformer/issues/551",
         analysis=DRIVER,
     ),
+    # The NGC containers' entrypoint (triton-inference-server/server nvidia_entrypoint.sh at
+    # b6d0fcd, the same check in every NGC framework image): the host driver is older
+    # than the container's CUDA needs and forward compatibility could not make up for it.
+    Signature(
+        id="ngc-container-driver-too-old",
+        regex=r"This container was built for NVIDIA Driver Release (?P<built>\d{3}(?:\.\d{1,3})?) "
+        r"or later",
+        frameworks=(),
+        category=Category.DRIVER_TOO_OLD,
+        title="The host's NVIDIA driver is older than the container's CUDA needs",
+        cause="Each NGC container is built on one CUDA release and names the driver branch "
+        "it needs; on an older host driver the compatibility package only helps data-center "
+        "GPUs, so CUDA fails to start.",
+        fix="Upgrade the host driver to the release the banner names, or use an older "
+        "container release built for a CUDA the host driver supports.",
+        source="https://github.com/NVIDIA/TensorRT-LLM/issues/23",
+        analysis=DRIVER,
+        explains=("cuda-no-device", "cuda-forward-compat-unsupported", "cuda-driver-insufficient"),
+    ),
     Signature(
         id="cuda-call-requires-newer-driver",
         regex=r"cudaErrorCallRequiresNewerDriver|CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"

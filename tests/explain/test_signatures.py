@@ -219,6 +219,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         # https://github.com/rapidsai-community/rapidsai-csp-utils/pull/138
         "  CuPy may not function correctly because multiple CuPy packages are installed",
     ),
+    "ngc-container-driver-too-old": (
+        # https://github.com/NVIDIA/TensorRT-LLM/issues/23
+        "ERROR: This container was built for NVIDIA Driver Release 535.86 or later, but",
+        # https://github.com/hiyouga/LlamaFactory/issues/5962 (the two lines joined)
+        (
+            "This container was built for NVIDIA Driver Release 545.23 or later, butversion "
+            "535.104.05 was detected and compatibility mode is UNAVAILABLE"
+        ),
+    ),
     "libcuda-missing": (
         (
             "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
