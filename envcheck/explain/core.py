@@ -255,6 +255,7 @@ def explain(
     findings = tuple(
         _message_only(m, facts) if snapshot is None else m.to_finding() for m in ordered
     )
+    findings = tuple(_xla_compiled(m, f, facts) for m, f in zip(ordered, findings))
     findings = _env_first(findings + stated, facts)
     if not findings:
         findings = (_unrecognised(text, count),)
@@ -299,6 +300,43 @@ def _message_only(m: Match, facts: Optional[MessageFacts]) -> Finding:
         evidence=(*finding.evidence, *seen),
         fix="Check `echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` where it failed: unset the "
         "variable (or give indices that exist); in a container, start it with `--gpus all`.",
+    )
+
+
+# Kernels compiled into a binary ahead of time are found through the runtime API;
+# "no kernel image" from one of these calls is the binary's missing architecture.
+# jaxlib's own CUDA kernels (jaxlib/gpu/*.cc, e.g. prng_kernels.cc) are such binaries too.
+_AHEAD_OF_TIME = re.compile(
+    r"cudaGetFuncBySymbol|cudaLaunchKernel|cudaFuncGetAttributes|gpuGetLastError|jaxlib/gpu/"
+)
+
+
+def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> Finding:
+    """ "No kernel image" from code XLA compiled itself.
+
+    XLA (in JAX) compiles its kernels for the GPU it runs on with ptxas
+    (openxla/xla xla/service/gpu/nvptx_compiler.cc), so an architecture the wheel lacks
+    is not the reason; the usual one is a ptxas of a newer CUDA than the driver, whose
+    output the driver cannot load. A kernel compiled ahead of time (found through the
+    runtime API) or a doctor error naming the architecture keeps the arch reading."""
+    if (
+        m.signature.id != "no-kernel-image"
+        or facts is None
+        or not facts.jax
+        or m.root_cause is not None
+        or any(_AHEAD_OF_TIME.search(text) for _n, text in m.lines)
+    ):
+        return finding
+    return replace(
+        finding,
+        category=Category.DRIVER_TOO_OLD,
+        title="XLA compiled this kernel with a newer ptxas than the NVIDIA driver can load",
+        detail="XLA compiles its kernels for the GPU it runs on, so the GPU's architecture is "
+        "not missing; 'no kernel image' then usually means the ptxas it used (a CUDA toolkit "
+        "or the nvidia-cuda-nvcc wheel) belongs to a newer CUDA than the driver supports.",
+        fix="Upgrade the NVIDIA driver to one for that CUDA, or put a ptxas of the driver's "
+        "CUDA first on PATH (for jaxlib of that era also XLA_FLAGS="
+        "--xla_gpu_force_compilation_parallelism=1).",
     )
 
 

@@ -179,6 +179,8 @@ class MessageFacts:
     keeps those the matrix resolves."""
     packages: tuple[str, ...] = ()
     """Distributions the message says are installed (CuPy's duplicate list)."""
+    jax: bool = False
+    """The text shows JAX or its XLA (frames, paths, calls)."""
 
     def __bool__(self) -> bool:
         return bool(
@@ -254,6 +256,7 @@ def extract(text: str) -> MessageFacts:
     cuda_unloadable: dict[tuple[str, str], None] = {}
     packages: tuple[str, ...] = ()
     listing = 0
+    jax = False
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -333,6 +336,8 @@ def extract(text: str) -> MessageFacts:
             found = _CUPY_LIST.match(line.split(") ", 1)[-1] if line.startswith("(") else line)
             if found:
                 packages = tuple(p.strip() for p in found.group(1).split(","))
+        if not jax and _JAX.search(line):
+            jax = True
         if cudnn_by is None:
             if _JAX.search(line):
                 cudnn_by = "jax"
@@ -354,6 +359,7 @@ def extract(text: str) -> MessageFacts:
         tuple(cuda_unloadable),
         () if gpus else tuple(prose_gpus),
         packages,
+        jax,
     )
 
 

@@ -131,6 +131,24 @@ SIGNATURES: tuple[Signature, ...] = (
         analysis=DRIVER,
         explains=("cuda-no-device", "cuda-forward-compat-unsupported", "cuda-driver-insufficient"),
     ),
+    # openxla/xla xla/service/gpu/nvptx_compiler.cc (the warning jaxlib 0.4.x prints from
+    # external/xla): XLA compiles its kernels with a ptxas of a newer CUDA than the driver.
+    Signature(
+        id="xla-driver-older-than-ptxas",
+        regex=r"The NVIDIA driver's CUDA version is (?P<found>\d{1,2}\.\d{1,2}) which is older "
+        r"than the (?:ptxas CUDA|PTX compiler) version \((?P<built>\d{1,2}\.\d{1,2})",
+        frameworks=("jax", "tensorflow"),
+        category=Category.DRIVER_TOO_OLD,
+        title="XLA compiles GPU kernels with a ptxas newer than the NVIDIA driver",
+        cause="XLA turns its kernels into GPU code with the ptxas it finds (a CUDA toolkit or "
+        "the nvidia-cuda-nvcc wheel); code from a newer ptxas than the driver's CUDA can "
+        "fail to load ('no kernel image', unsupported PTX) or compile slowly.",
+        fix="Upgrade the NVIDIA driver to one for the ptxas's CUDA, or put a ptxas of the "
+        "driver's CUDA first on PATH.",
+        source="https://github.com/jax-ml/jax/issues/19821",
+        analysis=DRIVER,
+        explains=("no-kernel-image", "cuda-unsupported-ptx", "jax-cuda-backend-failed"),
+    ),
     Signature(
         id="cuda-call-requires-newer-driver",
         regex=r"cudaErrorCallRequiresNewerDriver|CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"

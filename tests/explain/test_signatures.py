@@ -228,6 +228,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "535.104.05 was detected and compatibility mode is UNAVAILABLE"
         ),
     ),
+    "xla-driver-older-than-ptxas": (
+        # https://github.com/google/brax/issues/488
+        (
+            "W external/xla/xla/service/gpu/nvptx_compiler.cc:760] The NVIDIA driver's CUDA "
+            "version is 12.4 which is older than the ptxas CUDA version (12.5.40). Because the "
+            "driver is older than the ptxas version, XLA is disabling parallel compilation"
+        ),
+        # the later wording; https://github.com/jax-ml/jax/issues/25718
+        (
+            "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX compiler "
+            "version (12.6.85). Because the driver is older than the PTX compiler version"
+        ),
+    ),
     "libcuda-missing": (
         (
             "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
