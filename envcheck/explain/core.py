@@ -257,6 +257,10 @@ def explain(
     )
     findings = tuple(_xla_compiled(m, f, facts) for m, f in zip(ordered, findings))
     findings = _env_first(findings + stated, facts)
+    if facts and matrix is not None:
+        too_old = _driver_below_needed_cuda(facts, matrix)
+        if too_old is not None and too_old.category not in {f.category for f in findings[:1]}:
+            findings = (too_old, *(f for f in findings if f.id != UNRECOGNISED))
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
@@ -338,6 +342,42 @@ def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> 
         "CUDA first on PATH (for jaxlib of that era also XLA_FLAGS="
         "--xla_gpu_force_compilation_parallelism=1).",
     )
+
+
+DRIVER_BELOW_NEEDED_CUDA = "explain-driver-below-needed-cuda"
+
+
+def _driver_below_needed_cuda(facts: MessageFacts, matrix: Matrix) -> Optional[Finding]:
+    """The driver a diagnostic line states (nvidia-smi's table, TensorFlow's
+    cuda_diagnostics, the NGC banner) judged by the matrix's cuda_driver rows against the
+    CUDA the failing build needs (the sonames it opened or could not open). A driver too
+    old for that CUDA is the first cause: installing the missing library would not help."""
+    from envcheck.model.versions import CudaVersion, parse_driver_version
+
+    driver = parse_driver_version(facts.driver)
+    if driver is None:
+        return None
+    for text in facts.cuda_needed():
+        major, _, minor = text.partition(".")
+        cuda = CudaVersion(int(major), int(minor or 0))
+        need = matrix.min_driver_for_cuda(cuda)
+        if need is None or driver.key >= need.key:
+            continue
+        top = matrix.max_cuda_for_driver(driver)
+        reach = f" (CUDA up to {top})" if top is not None else ""
+        return Finding(
+            DRIVER_BELOW_NEEDED_CUDA,
+            Category.DRIVER_TOO_OLD,
+            Severity.ERROR,
+            f"The NVIDIA driver {facts.driver}{reach} is older than the CUDA {text} the "
+            "failing build needs",
+            evidence=(*facts.lines(), f"matrix: CUDA {cuda} needs driver {need} or later"),
+            fix=f"Upgrade the NVIDIA driver to {need} or later, or install a build made for a "
+            "CUDA this driver supports.",
+            detail="Both versions come from the text: the driver from a diagnostic line, the "
+            "CUDA from the runtime library's name.",
+        )
+    return None
 
 
 def _env_first(findings: tuple[Finding, ...], facts: Optional[MessageFacts]) -> tuple[Finding, ...]:

@@ -138,6 +138,12 @@ _CUDA_UNLOADABLE = re.compile(
 # cupy/_environment.py lists the CuPy distributions it found on the line after its warning.
 _CUPY_DUPLICATES = re.compile(r"multiple CuPy packages are installed")
 _CUPY_LIST = re.compile(r"^\W{0,40}(cupy[\w.-]{0,30}(?:, cupy[\w.-]{0,30}){1,8})\s*$")
+# TensorFlow's dso_loader.cc: the CUDA runtime the process did open, whose soname names
+# the CUDA its build needs ("Successfully opened dynamic library libcudart.so.10.2").
+_CUDA_LOADED = re.compile(
+    r"Successfully opened dynamic library (?:lib)?" + _CUDA_SO + r"(?:\.so\.|64_)"
+    r"(\d{1,2}(?:\.\d{1,2})?|\d{2,3})\b"
+)
 _PY_ENV = re.compile(
     r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
     r"[\"']([^\"']{0,200})[\"']"
@@ -181,6 +187,15 @@ class MessageFacts:
     """Distributions the message says are installed (CuPy's duplicate list)."""
     jax: bool = False
     """The text shows JAX or its XLA (frames, paths, calls)."""
+    cuda_loaded: tuple[tuple[str, str], ...] = ()
+    """(library, CUDA version its soname names) of CUDA runtime libraries the failing
+    process did open."""
+
+    def cuda_needed(self) -> tuple[str, ...]:
+        """The CUDA versions the failing build needs, as the sonames it opened or could
+        not open name them (``11.0``, ``12``), highest first."""
+        seen = {v for _n, v in (*self.cuda_unloadable, *self.cuda_loaded)}
+        return tuple(sorted(seen, key=lambda v: tuple(int(x) for x in v.split(".")), reverse=True))
 
     def __bool__(self) -> bool:
         return bool(
@@ -256,7 +271,9 @@ def extract(text: str) -> MessageFacts:
     cuda_unloadable: dict[tuple[str, str], None] = {}
     packages: tuple[str, ...] = ()
     listing = 0
+    libcuda_driver: Optional[str] = None
     jax = False
+    cuda_loaded: dict[tuple[str, str], None] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -294,7 +311,12 @@ def extract(text: str) -> MessageFacts:
                 said = _DRIVER_SAID.search(line)
                 version = (said.group(1) or said.group(2)) if said else None
                 if version and parse_driver_version(version) is not None:
-                    driver = version.removesuffix(".0") if version.count(".") == 2 else version
+                    stated = version.removesuffix(".0") if version.count(".") == 2 else version
+                    if said and "libcuda reported" in said.group(0):
+                        # The user-space library's; the kernel module's, when stated, wins.
+                        libcuda_driver = libcuda_driver or stated
+                    else:
+                        driver = stated
         for g in (_GPU_SM, _GPU_FOUND, _GPU_TF):
             for gm in g.finditer(line):
                 cc = parse_compute_capability(gm.group(2))
@@ -336,6 +358,9 @@ def extract(text: str) -> MessageFacts:
             found = _CUPY_LIST.match(line.split(") ", 1)[-1] if line.startswith("(") else line)
             if found:
                 packages = tuple(p.strip() for p in found.group(1).split(","))
+        for u in _CUDA_LOADED.finditer(line):
+            if len(cuda_loaded) < 4:
+                cuda_loaded[_cuda_soname(*(g for g in u.groups() if g))] = None
         if not jax and _JAX.search(line):
             jax = True
         if cudnn_by is None:
@@ -343,6 +368,7 @@ def extract(text: str) -> MessageFacts:
                 cudnn_by = "jax"
             elif _TF.search(line):
                 cudnn_by = "tensorflow"
+    driver = driver or libcuda_driver
     return MessageFacts(
         python,
         os_name,
@@ -360,6 +386,7 @@ def extract(text: str) -> MessageFacts:
         () if gpus else tuple(prose_gpus),
         packages,
         jax,
+        tuple(cuda_loaded),
     )
 
 

@@ -80,3 +80,58 @@ def test_ngc_banner_is_driver_too_old_with_both_versions(
     first = report.findings[0]
     assert (first.id, first.category) == ("ngc-container-driver-too-old", Category.DRIVER_TOO_OLD)
     assert built in (first.detail or "") and found in (first.detail or "")
+
+
+def test_the_kernel_modules_version_wins_over_libcudas() -> None:
+    # https://github.com/tensorflow/tensorflow/issues/1158 (user space updated, module not)
+    text = (
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] libcuda reported version "
+        "is: 384.111.0\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:193] kernel reported version is: "
+        "384.90.0\n"
+    )
+    assert extract(text).driver == "384.90"
+
+
+# TensorFlow's dso_loader.cc and cuda_diagnostics.cc lines: the CUDA the build opened (or
+# could not open) beside the driver the kernel reports.
+@pytest.mark.parametrize(
+    ("runtime", "needed"),
+    [
+        (
+            (
+                "I tensorflow/stream_executor/platform/default/dso_loader.cc:53] Successfully opened "
+                "dynamic library libcudart.so.11.0"
+            ),
+            "11.0",
+        ),
+        (
+            (
+                "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+                "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+                "object file: No such file or directory"
+            ),
+            "11.0",
+        ),
+    ],
+)
+def test_driver_below_the_cuda_the_build_needs_is_first(runtime: str, needed: str) -> None:
+    text = (
+        runtime + "\n"
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:328] failed call to cuInit: "
+        "CUDA_ERROR_UNKNOWN: unknown error\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported version is: "
+        "418.67.0\n"
+    )
+    first = explain(text, None, load_matrix()).findings[0]
+    assert first.category == Category.DRIVER_TOO_OLD
+    assert "418.67" in first.title and needed in first.title
+
+
+def test_a_driver_new_enough_names_no_driver_cause() -> None:
+    text = (
+        "Successfully opened dynamic library libcudart.so.11.0\n"
+        "kernel reported version is: 470.57.2\n"
+    )
+    report = explain(text, None, load_matrix())
+    assert all(f.category != Category.DRIVER_TOO_OLD for f in report.findings)
