@@ -698,17 +698,21 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
 
     gpus = gpu_facts(snapshot, matrix)
     has_gpu = bool(gpus) or snapshot.driver.version is not None
+    unseen = snapshot.source == MESSAGE_ONLY
     if gpus:
         cause.add("GPUs: " + ", ".join(g.label for g in gpus))
     elif snapshot.driver.version:
         cause.add(f"driver.version = {snapshot.driver.version}")
+    elif unseen:
+        cause.add("the machine was not inspected: its GPUs and driver are unknown")
     else:
         cause.add("no NVIDIA GPU or driver detected")
     wanted = set(m.signature.frameworks)
     installed = [fw for fw in snapshot.frameworks if fw.name in wanted]
     if not installed:
-        names = ", ".join(sorted(wanted))
-        cause.add(f"{names}: not installed in the inspected environment")
+        if not unseen:
+            names = ", ".join(sorted(wanted))
+            cause.add(f"{names}: not installed in the inspected environment")
         return
     target = _target(snapshot, matrix)
     for fw in installed:
@@ -742,6 +746,8 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
                 )
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
+        elif unseen:
+            cause.because(f"{_label(fw)} is a CPU-only build", fix)
         else:
             cause.because(
                 f"{_label(fw)} is a CPU-only build, and this machine shows no NVIDIA GPU either",

@@ -82,3 +82,12 @@ def test_a_detected_machine_keeps_its_own_judgement() -> None:
 
     report = explain(TF_NO_DEVICE, Snapshot(source="detect"), load_matrix())
     assert report.findings[0].category == Category.NO_GPU
+
+
+def test_a_cpu_build_message_states_no_absent_gpu() -> None:
+    # PyTorch's torch/cuda/__init__.py text with a pip pin (a message fact), nothing detected.
+    text = "pip install torch==2.1.0+cpu\nAssertionError: Torch not compiled with CUDA enabled\n"
+    said = _said(text)
+    assert "no nvidia gpu or driver detected" not in said
+    assert "not installed in the inspected environment" not in said
+    assert "shows no nvidia gpu" not in said
