@@ -68,12 +68,13 @@ class Normalised:
         return line_no
 
 
-# Where a line may need more than copying: a log prefix, a kernel record, an escape,
-# a carriage return. Lines without one are copied in bulk.
-_MARK = re.compile(
-    r"^\s{0,40}(?:\[|kernel: |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\dT)|NVRM:|#012|\\x0a|\r",
-    re.MULTILINE,
+# Where a line may need more than copying: a log prefix at its start, or a kernel
+# record, an escape or a carriage return anywhere in it. Lines without one are copied
+# in bulk. The literals are looked for only when the text holds them at all.
+_MARK_START = re.compile(
+    r"^\s{0,40}(?:\[|kernel: |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\dT)", re.MULTILINE
 )
+_MARK_LITERALS = ("NVRM:", "#012", "\\x0a", "\r")
 
 
 def _split(line: str) -> list[str]:
@@ -104,16 +105,22 @@ def _terminal_width(lines: list[str]) -> int:
 
 def _marked(text: str, lines: list[str], width: int) -> list[int]:
     """Indices (0-based) of the lines that need a look, in order."""
+    starts = [hit.start() for hit in _MARK_START.finditer(text)]
+    for literal in _MARK_LITERALS:
+        if literal in text:
+            starts.extend(hit.start() for hit in re.finditer(re.escape(literal), text))
     marks: set[int] = set()
     index = 0
     counted = 0
-    for hit in _MARK.finditer(text):
-        index += text.count("\n", counted, hit.start())
-        counted = hit.start()
+    for start in sorted(set(starts)):
+        index += text.count("\n", counted, start)
+        counted = start
         marks.add(index)
     if width:
+        last = len(lines) - 1
         for i, line in enumerate(lines):
-            if len(line) == width:
+            # A full row whose next row starts a record of its own was not wrapped.
+            if len(line) == width and i < last and not _RECORD_START.match(lines[i + 1]):
                 marks.add(i)
                 marks.add(i + 1)
     return sorted(m for m in marks if m < len(lines))
