@@ -81,14 +81,17 @@ def _doctor_json() -> int:
     ``envcheck.commands.doctor`` does for these arguments, minus click (about
     40 % of this command's time). Same report, same exit code (1 on errors)."""
     import json
+    from pathlib import Path
 
     from envcheck.detect import detect
-    from envcheck.doctor import diagnose
+    from envcheck.doctor import diagnose, ignore_findings
+    from envcheck.doctor_config import read_doctor_ignores
     from envcheck.matrix import load_matrix
 
     try:
+        ignore = read_doctor_ignores(Path.cwd())
         snapshot = detect()
-        report = diagnose(snapshot, load_matrix())
+        report = ignore_findings(diagnose(snapshot, load_matrix()), ignore)
         text = json.dumps(report.to_json(), indent=2)
     except Exception as exc:
         if _debug():

@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Optional
 
+from envcheck.detect.driver import parse_nvidia_smi_cuda_version, parse_nvidia_smi_driver_version
 from envcheck.detect.platform import is_wsl_kernel, normalise_machine
 from envcheck.errors import InputError
 from envcheck.model.snapshot import (
@@ -92,6 +93,13 @@ _STAMP_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d[T ][\d:.,]+Z?\s")
 _TORCH_KEY = re.compile(r"PyTorch version", re.IGNORECASE)
 _MIG_LINE = re.compile(r"^MIG\s+\S+\s+Device\s+\d+\s*[:\uff1a]?.*$")
 """nvidia-smi -L lists the MIG instances of a GPU under it ("  MIG 3g.20gb Device 0:")."""
+_SMI_LINE = re.compile(
+    r"NVIDIA-SMI\s{1,40}\S{1,40}\s{1,40}(?:KMD|Driver) Version:"
+    r"|^\s{0,8}(?:KMD|Driver|CUDA|CUDA UMD) Version\s+:\s{0,8}\d"
+)
+"""An nvidia-smi header pasted beside the report: the table's first line, or the
+``-q`` version lines (aligned colon). From R610 on they say "KMD Version" and
+"CUDA UMD Version" (https://docs.nvidia.com/deploy/nvidia-smi/index.html)."""
 _KEY_OF = {k.lower(): v for k, v in _KEYS.items()}
 # Keys that open a block of following lines (until a blank line or the next key).
 _BLOCKS = {"gpus", "cudnn", "libraries", "topology", "cpu"}
@@ -268,8 +276,18 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
     if platform.arch is None and "(AMD64)" in (value("python") or ""):
         platform = dataclasses.replace(platform, arch="x86_64")
     python = PythonInfo(version=_python_version(value("python")))
-    driver = _driver(report, value, path, errors)
+    driver = _driver(report, value, path, errors, _smi_header(lines))
     gpus = _gpus(report, value("torch_rocm"), path, errors)
+    driver_probed = _driver_probed(report, driver, gpus)
+    if not driver_probed and "driver" in report.values:
+        errors.append(
+            ProbeError(
+                PROBE,
+                f"{path}:{report.values['driver'][0]}: no driver version beside listed GPUs "
+                "(collect_env reads nvidia-smi's 'Driver Version:', which R610+ drivers print "
+                "as 'KMD Version:'); the driver version is unknown",
+            )
+        )
     toolkits = _toolkits(value("cuda_runtime"))
     libraries = _libraries(report, value("nccl"))
     packages, conda_packages = _packages(report, path, errors)
@@ -306,7 +324,7 @@ def parse_collect_env(text: str, path: str = "<collect_env>") -> Snapshot:
         source=SOURCE,
         # collect_env asked nvidia-smi: its "Could not collect" / "No CUDA" is an
         # observed absence; a report without the line leaves the driver unknown.
-        probes=("driver",) if "driver" in report.values else (),
+        probes=("driver",) if driver_probed else (),
     )
 
 
@@ -378,20 +396,43 @@ def _python_version(text: Optional[str]) -> Optional[str]:
     return m.group(1) if m else None
 
 
+def _smi_header(lines: list[str]) -> tuple[Optional[str], Optional[str]]:
+    """(driver version, highest CUDA) from an nvidia-smi header pasted with the report."""
+    header = "\n".join(line for line in lines[:5000] if _SMI_LINE.search(line[:400]))
+    return parse_nvidia_smi_driver_version(header), parse_nvidia_smi_cuda_version(header)
+
+
 def _driver(
     report: _Report,
     value: _ValueFn,
     path: str,
     errors: list[ProbeError],
+    smi: tuple[Optional[str], Optional[str]],
 ) -> Driver:
+    smi_driver, smi_cuda = smi
     raw = value("driver")
-    if raw is None:
-        return Driver()
-    if parse_driver_version(raw) is None:
+    if raw is not None and parse_driver_version(raw) is None:
         line = report.values["driver"][0]
         errors.append(ProbeError(PROBE, f"{path}:{line}: unrecognised driver version {raw!r}"))
-        return Driver()
-    return Driver(version=raw, source=SOURCE)
+        raw = None
+    if raw is None:
+        if smi_driver is None:
+            return Driver()
+        return Driver(version=smi_driver, cuda_version=smi_cuda, source=SOURCE)
+    # The pasted header's CUDA belongs to this driver only when it names the same one.
+    cuda = smi_cuda if smi_driver in (None, raw) else None
+    return Driver(version=raw, cuda_version=cuda, source=SOURCE)
+
+
+def _driver_probed(report: _Report, driver: Driver, gpus: tuple[Gpu, ...]) -> bool:
+    """Whether the report's driver facts are an observation (an absent driver is then
+    observed absent). collect_env reads the driver with ``Driver Version: (.*?) `` from
+    plain nvidia-smi (torch/utils/collect_env.py, get_nvidia_driver_version), which
+    R610+ drivers no longer print ("KMD Version:"): "Could not collect" beside GPUs that
+    ``nvidia-smi -L`` listed says nothing about the driver."""
+    if "driver" not in report.values:
+        return False
+    return driver.version is not None or not gpus
 
 
 def _gpus(

@@ -23,6 +23,17 @@ class Report:
     findings: tuple[Finding, ...]
     deep: tuple[dict[str, Any], ...] = ()
     """Results of --deep smoke tests, one dict per framework (empty without --deep)."""
+    ignored: tuple[Finding, ...] = ()
+    """Findings the user accepted (``--ignore ID``, ``[tool.envcheck.doctor]``):
+    listed, never counted, never a reason to fail."""
+    ignore: tuple[str, ...] = ()
+    """The ids asked to be ignored, in the order given (some may match nothing)."""
+
+    @property
+    def ignore_unmatched(self) -> tuple[str, ...]:
+        """Ids asked to be ignored that no finding has (a typo, or fixed since)."""
+        seen = {f.id for f in self.ignored}
+        return tuple(i for i in self.ignore if i not in seen)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -40,11 +51,27 @@ class Report:
                 "errors": self.count(Severity.ERROR),
                 "warnings": self.count(Severity.WARNING),
                 "info": self.count(Severity.INFO),
+                "ignored": len(self.ignored),
             },
             "findings": [f.to_json() for f in self.findings],
+            "ignored": [f.to_json() for f in self.ignored],
+            "ignore": {"ids": list(self.ignore), "unmatched": list(self.ignore_unmatched)},
             "deep": list(self.deep),
             "snapshot": self.snapshot.to_json(),
         }
+
+
+def ignore_findings(report: Report, ids: tuple[str, ...]) -> Report:
+    """``report`` with the findings whose id is in ``ids`` moved to ``ignored``."""
+    from envcheck.model._frozen import replace
+
+    if not ids:
+        return report
+    wanted = set(ids)
+    kept = tuple(f for f in report.findings if f.id not in wanted)
+    dropped = tuple(f for f in report.findings if f.id in wanted)
+    asked = tuple(dict.fromkeys(report.ignore + ids))
+    return replace(report, findings=kept, ignored=report.ignored + dropped, ignore=asked)
 
 
 def diagnose(

@@ -10,6 +10,7 @@ compared in PEP 503 normal form (``packaging.utils.canonicalize_name``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Optional
 
 from packaging.utils import canonicalize_name
@@ -91,6 +92,16 @@ def companion_of(name: str) -> Optional[str]:
         if key in names:
             return fw
     return None
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean 'torch'?)`` when ``name`` is a near spelling of one of
+    ``candidates`` (``difflib``), else ``""``."""
+    import difflib
+
+    wanted = canonicalize_name(name[:100])
+    close = difflib.get_close_matches(wanted, sorted(set(candidates)), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close and close[0] != wanted else ""
 
 
 def known_names() -> list[str]:

@@ -187,8 +187,13 @@ def parse_spec(text: str) -> Spec:
     package = names.canonical(m.group("name"))
     kind = names.framework_of(package) or _OTHER_KINDS.get(package)
     if kind is None:
-        known = ", ".join(sorted({*names.DISTRIBUTIONS, *_OTHER_KINDS.values()}))
-        raise InputError(None, None, f"unknown package {package!r} in {text!r} (known: {known})")
+        kinds = sorted({*names.DISTRIBUTIONS, *_OTHER_KINDS.values()})
+        hint = names.did_you_mean(package, [*kinds, *names.known_names(), *_OTHER_KINDS])
+        raise InputError(
+            None,
+            None,
+            f"unknown package {package[:80]!r}{hint} in {text[:120]!r} (known: {', '.join(kinds)})",
+        )
     version = m.group("version").rstrip("*").rstrip(".")
     variant = None
     if "+" in version:

@@ -478,3 +478,86 @@ def test_markdown_emphasis_around_key_lines_is_ignored() -> None:
     s = parse_collect_env(text, "bold.txt")
     assert _facts(s) == _facts(parse_collect_env(_MADE_UP, "plain.txt"))
     assert s.driver.version == "450.80.02"
+
+
+# --- R610+ drivers. torch's collect_env reads the driver with ``Driver Version: (.*?) ``
+# from plain nvidia-smi (torch/utils/collect_env.py, get_nvidia_driver_version); R610+
+# prints "KMD Version:" there, so such a report says "Could not collect" beside the GPUs
+# ``nvidia-smi -L`` listed. No public collect_env report from an R610 machine was found:
+# these reports are a recorded one with its driver line as R610 leaves it, plus a real
+# R610 nvidia-smi table pasted after it (tests/fixtures/nvidia_smi/README.md). ---
+
+SMI_DIR = DIR.parent / "nvidia_smi"
+H100 = "device-h100-torch-2.11-cu130.txt"
+
+
+def r610_report(pasted: str = "") -> str:
+    text = (DIR / H100).read_text(encoding="utf-8")
+    assert "Nvidia driver version: 580.159.04\n" in text
+    text = text.replace(
+        "Nvidia driver version: 580.159.04\n", "Nvidia driver version: Could not collect\n"
+    )
+    if pasted:
+        text += "\n" + (SMI_DIR / pasted).read_text(encoding="utf-8")
+    return text
+
+
+def test_r610_could_not_collect_beside_gpus_leaves_the_driver_unknown() -> None:
+    s = parse_collect_env(r610_report(), "r.txt")
+    assert s.driver.version is None
+    assert [g.name for g in s.gpus] == ["NVIDIA H100 80GB HBM3"]
+    assert not s.observed("driver")  # unknown, not observed absent
+    assert any(
+        e.message.startswith("r.txt:19: no driver version beside listed GPUs") for e in s.errors
+    )
+
+
+def test_could_not_collect_without_gpus_is_still_observed_absent() -> None:
+    s = load("windows-torch-2.8-cpu.txt")
+    assert s.driver.version is None
+    assert s.observed("driver")
+
+
+@pytest.mark.parametrize(
+    ("pasted", "driver", "cuda"),
+    [
+        ("r610-plain-2x-b200.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx3080-610.43.03.txt", "610.43.03", "13.3"),
+        ("r610-q-documented.txt", "610.57.04", "13.3"),
+    ],
+)
+def test_r610_nvidia_smi_pasted_with_the_report_gives_the_driver(
+    pasted: str, driver: str, cuda: str
+) -> None:
+    s = parse_collect_env(r610_report(pasted), "r.txt")
+    assert (s.driver.version, s.driver.cuda_version, s.driver.source) == (
+        driver,
+        cuda,
+        "collect_env",
+    )
+    assert s.observed("driver")
+
+
+def test_a_pasted_header_adds_the_cuda_of_the_same_driver_only() -> None:
+    text = (DIR / H100).read_text(encoding="utf-8")
+    same = text + "\n| NVIDIA-SMI 580.159.04   Driver Version: 580.159.04   CUDA Version: 13.0 |\n"
+    other = text + "\n" + (SMI_DIR / "r610-plain-rtx5070.txt").read_text(encoding="utf-8")
+    assert parse_collect_env(same).driver.cuda_version == "13.0"
+    assert (
+        parse_collect_env(other).driver.version,
+        parse_collect_env(other).driver.cuda_version,
+    ) == (
+        "580.159.04",
+        None,
+    )
+
+
+def test_doctor_from_collect_env_reads_an_r610_paste(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    path = tmp_path / "report.txt"
+    path.write_text(r610_report("r610-plain-rtx5070.txt"), encoding="utf-8")
+    code, out, _ = run_cli("doctor", "--from-collect-env", str(path), "--json")
+    driver = json.loads(out)["snapshot"]["driver"]
+    assert (driver["version"], driver["cuda_version"]) == ("610.43.02", "13.3")
+    assert code == 0

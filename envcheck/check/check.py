@@ -8,6 +8,7 @@ the matrix does not know gives a warning, never a silent pass.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
@@ -20,6 +21,7 @@ from envcheck.check.model import (
     INDEX_LACKS_VERSION,
     INVALID_VALUE,
     KERAS_TENSORFLOW_CONFLICT,
+    NO_SUCH_RELEASE,
     PYTHON_OUT_OF_RANGE,
     TARGET_UNSERVED,
     UNKNOWN_VERSION,
@@ -35,7 +37,7 @@ from envcheck.check.model import (
 )
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
-from envcheck.compat.target import Target, resolve_gpu
+from envcheck.compat.target import Target, check_driver_branch, resolve_gpu
 from envcheck.model._frozen import record, replace
 
 if TYPE_CHECKING:
@@ -52,6 +54,11 @@ CONDA_CUDA_PINS = (
     "cuda-cudart",
     "pytorch-cuda",
 )
+# The conda package through which a channel's CUDA builds fix their CUDA version
+# (matrices/README.md, conda.toml): a pin of it is judged against that channel's
+# [[package]] rows. conda-forge's ``cuda-version`` is left out: its rows omit the
+# CUDA 11.2 variants and are unverified (see conda.toml).
+CONDA_CHANNEL_OF_CUDA_PIN = {"pytorch-cuda": "pytorch", "cudatoolkit": "defaults"}
 _CUPY = re.compile(r"^cupy-cuda(\d+)(x?)$")
 _NVIDIA = re.compile(r"^nvidia-([a-z0-9-]+?)-cu(\d+)$")
 _CUDA_EXTRA = re.compile(r"^cuda(\d+)")
@@ -158,7 +165,9 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
             components.append(comp)
     distinct = _representatives(components)
     problems.extend(_major_conflicts(components))
-    problems.extend(_conda_cuda(env, distinct))
+    platforms = _platforms(env, target, matrix)
+    problems.extend(_conda_cuda(env, distinct, platforms, matrix))
+    problems.extend(_conda_pairings(env, platforms, matrix))
     problems.extend(_python_bounds(env, distinct))
     problems.extend(_keras_tensorflow(env, matrix))
     problems.extend(_targets(env, target, components, matrix))
@@ -302,6 +311,10 @@ def _component(
         if major is None:
             return None
         return Component(pin, None, (Option("", None, major, None),))
+    missing = _no_such_release(pin, builds)
+    if missing is not None:
+        problems.append(missing)
+        return None
     pairs = _release_builds(pin, framework, builds, matrix)
     if not pairs:
         known = matrix.releases(framework)
@@ -340,6 +353,54 @@ def _component(
         for v, b in selected
     )
     return Component(pin, framework, options, via)
+
+
+_EXACT_RELEASE = re.compile(r"^==\s*(\d+(?:\.\d+)*)$")
+"""``==2.5.7``: an exact final release (no ``.*``, pre, post or dev part)."""
+
+
+def _no_such_release(pin: Pin, builds: Sequence[Build]) -> Optional[Problem]:
+    """EC108 for an exact pip pin of a release that does not exist (``torch==2.5.7``).
+
+    Judged from the matrix's release lists of the pin's own distribution, and only
+    where they leave no doubt: the release is newer than every release of its
+    minor the matrix lists while a later minor is listed (2.5.7 after 2.5.1, with
+    2.6.0 out), or its minor is missing between two listed ones (torch 1.14.0). A
+    gap inside a minor (a patch release whose wheels were not read), anything
+    outside the span the matrix covers, other distributions and conda pins
+    (channels publish their own version sets) are not judged here.
+    """
+    from packaging.version import InvalidVersion, Version
+
+    from envcheck.check.parse_requirements import normalise_name
+
+    m = _EXACT_RELEASE.match(_spec(pin).strip()) if pin.source == "pip" else None
+    if m is None:
+        return None
+    releases: set[Version] = set()
+    for build in builds:
+        if normalise_name(build.package) != pin.name:
+            continue
+        for v in build.versions:
+            with contextlib.suppress(InvalidVersion):
+                parsed = Version(v)
+                if not parsed.is_prerelease:
+                    releases.add(parsed)
+    wanted = Version(m.group(1))
+    if not releases or wanted in releases or not min(releases) < wanted < max(releases):
+        return None
+    minor = wanted.release[:2]
+    mates = [v for v in releases if v.release[:2] == minor]
+    if any(v > wanted for v in mates):
+        return None  # a gap inside a listed minor: not proof
+    below = max(v for v in releases if v < wanted)
+    above = min(v for v in releases if v > wanted)
+    return Problem(
+        pin.location,
+        NO_SUCH_RELEASE,
+        f"{pin.text}: {pin.name} {wanted} does not exist (the matrix lists every {pin.name}"
+        f" release from {min(releases)} to {max(releases)}); nearest releases: {below}, {above}",
+    )
 
 
 def _release_builds(
@@ -642,7 +703,12 @@ def _conda_cuda_pins(env: Environment, pins: Sequence[Pin]) -> list[Problem]:
     return problems
 
 
-def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Problem]:
+def _conda_cuda(
+    env: Environment,
+    components: Sequence[Component],
+    platforms: Optional[frozenset[str]],
+    matrix: Matrix,
+) -> list[Problem]:
     pins = [p for p in env.pins if p.source == "conda" and p.name in CONDA_CUDA_PINS]
     problems = _conda_cuda_pins(env, pins)
     for pin in pins:
@@ -652,6 +718,8 @@ def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Probl
         for comp in components:
             if comp.framework is None and not comp.pin.name.startswith("cupy"):
                 continue
+            if comp.pin.source == "conda" and _channel_cudas(comp.pin, pin, platforms, matrix):
+                continue  # the channel's own builds judge it (_conda_pairings), not pip's
             if comp.pin.source == "pip" and all(
                 o.build is not None and o.build.bundles_cuda for o in comp.options
             ):
@@ -665,6 +733,83 @@ def _conda_cuda(env: Environment, components: Sequence[Component]) -> list[Probl
                     CONDA_CUDA_CONTRADICTION,
                     f"{pin.text} gives CUDA {major}, but {_describe(comp)} is built for"
                     f" CUDA {_majors(majors)}",
+                )
+            )
+    return problems
+
+
+def _platforms(env: Environment, target: Target, matrix: Matrix) -> Optional[frozenset[str]]:
+    """The platforms (``windows-x86_64``) the environment must install on; None: any."""
+    targets, _ = declared_targets(env.declared, target, matrix)
+    known = frozenset(t.platform for t in targets if t.platform is not None)
+    return known or None
+
+
+def _channel_cudas(
+    pin: Pin, cuda_pin: Pin, platforms: Optional[frozenset[str]], matrix: Matrix
+) -> Optional[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """(channel, releases, CUDA versions) of the channel builds of a conda pin, from
+    conda.toml, for the channel whose CUDA ``cuda_pin`` (``pytorch-cuda``,
+    ``cudatoolkit``) fixes. None unless the rows cover every release of the
+    framework the pin allows on ``platforms``: a release the rows lack may have
+    other builds, so nothing is judged."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from envcheck import names
+
+    channel = CONDA_CHANNEL_OF_CUDA_PIN.get(cuda_pin.name)
+    framework = names.framework_of(pin.name, conda=True, aliases=False)
+    if channel is None or framework is None or not pin.specifier:
+        return None
+    try:
+        spec = SpecifierSet(pin.specifier)
+    except InvalidSpecifier:
+        return None
+    allowed = [v for v in matrix.releases(framework) if spec.contains(v, prereleases=True)]
+    rows = [
+        r
+        for r in matrix.conda_packages
+        if r.channel == channel
+        and r.name == pin.name
+        and r.cuda is not None
+        and (platforms is None or platforms & set(r.platforms))
+    ]
+    if not allowed or any(not any(v in r.versions for r in rows) for v in allowed):
+        return None
+    cudas = {r.cuda for r in rows if r.cuda and any(v in r.versions for v in allowed)}
+    return channel, tuple(allowed), tuple(sorted(cudas, key=_vkey))
+
+
+def _conda_pairings(
+    env: Environment, platforms: Optional[frozenset[str]], matrix: Matrix
+) -> list[Problem]:
+    """A ``pytorch-cuda``/``cudatoolkit`` pin whose CUDA no channel build of a pinned
+    framework release was made for (``pytorch=2.1.0`` with ``pytorch-cuda=12.4``;
+    ``tensorflow-gpu=1.14.0`` with ``cudatoolkit=10.1`` on Windows): conda finds no
+    build to install. Facts: conda.toml ``[[package]]`` rows."""
+    problems: list[Problem] = []
+    conda = [p for p in env.pins if p.source == "conda" and not p.constraint]
+    for cuda_pin in (p for p in conda if p.name in CONDA_CHANNEL_OF_CUDA_PIN):
+        version = _cuda_version(cuda_pin)
+        if version is None:
+            continue
+        for pin in conda:
+            if pin.name in CONDA_CUDA_PINS:
+                continue
+            known = _channel_cudas(pin, cuda_pin, platforms, matrix)
+            if known is None:
+                continue
+            channel, releases, cudas = known
+            if any(_vkey(c)[: len(version)] == version for c in cudas):
+                continue
+            where = f" on {', '.join(sorted(platforms))}" if platforms else ""
+            problems.append(
+                Problem(
+                    cuda_pin.location,
+                    CONDA_CUDA_CONTRADICTION,
+                    f"{cuda_pin.text}: the {channel} channel built {pin.name} {_span(releases)}"
+                    f" only for {cuda_pin.name} {', '.join(cudas)}{where}; {pin.text}"
+                    f" ({pin.location}) has no build for it",
                 )
             )
     return problems
@@ -767,6 +912,12 @@ def declared_targets(
                 UNREADABLE,
             )
         )
+    elif driver is not None:
+        try:
+            check_driver_branch(driver, matrix)
+        except ValueError as exc:
+            problems.append(Problem(declared.location, INVALID_VALUE, str(exc), UNREADABLE))
+            driver = None
     if cli.gpus:
         gpus, names = list(cli.gpus), list(cli.gpu_names)
     base = Target(

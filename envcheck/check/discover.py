@@ -38,6 +38,8 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 LOCKFILES = ("uv.lock", "poetry.lock", "pixi.lock")
+REQUIREMENTS_SUFFIXES = (".txt", ".in")
+"""pip requirements files, and the pip-tools ``*.in`` files they are compiled from."""
 _SKIP_DIRS = frozenset(
     {
         ".git",
@@ -61,16 +63,26 @@ MAX_DIRECTORIES = 20000
 """A repository walk stops after this many directories (a hostile tree stays bounded)."""
 
 
+def is_requirements_file(name: str) -> bool:
+    """pip requirements and pip-tools inputs: ``*requirements*.txt`` / ``*requirements*.in``
+    in any spelling (``dev-requirements.txt``, ``requirements_gpu.txt``, ``Requirements.txt``)."""
+    lower = name.lower()
+    return "requirements" in lower and lower.endswith(REQUIREMENTS_SUFFIXES)
+
+
+def is_environment_file(name: str) -> bool:
+    """conda environment specs: ``environment*.yml|yaml`` and ``conda.yml|yaml``."""
+    lower = name.lower()
+    if not lower.endswith((".yml", ".yaml")) or is_conda_lock(lower):
+        return False
+    return lower.startswith("environment") or lower in ("conda.yml", "conda.yaml")
+
+
 def is_dependency_file(name: str) -> bool:
     """Whether a file name is one ``check`` reads on its own (not only as an include)."""
-    lower = name.lower()
-    if lower.startswith("requirements") and lower.endswith(".txt"):
+    if is_requirements_file(name) or is_environment_file(name) or is_conda_lock(name):
         return True
-    if lower.startswith("environment") and lower.endswith((".yml", ".yaml")):
-        return True
-    if is_conda_lock(lower):
-        return True
-    return lower in ("pyproject.toml", "pixi.toml", *LOCKFILES)
+    return name.lower() in ("pyproject.toml", "pixi.toml", *LOCKFILES)
 
 
 def is_conda_lock(name: str) -> bool:
@@ -85,22 +97,14 @@ def discover(root: Path) -> list[Path]:
         names = sorted(p.name for p in root.iterdir())
     except OSError:
         return []
-    for name in names:
-        lower = name.lower()
-        if lower.startswith("requirements") and lower.endswith(".txt"):
-            found.append(root / name)
+    found.extend(root / name for name in names if is_requirements_file(name))
     sub = root / "requirements"
     if sub.is_dir():
         with contextlib.suppress(OSError):
-            found.extend(sorted(p for p in sub.iterdir() if p.name.lower().endswith(".txt")))
-    for name in names:
-        lower = name.lower()
-        if (
-            lower.startswith("environment")
-            and lower.endswith((".yml", ".yaml"))
-            and not is_conda_lock(lower)
-        ):
-            found.append(root / name)
+            found.extend(
+                sorted(p for p in sub.iterdir() if p.name.lower().endswith(REQUIREMENTS_SUFFIXES))
+            )
+    found.extend(root / name for name in names if is_environment_file(name))
     for name in ("pyproject.toml", "pixi.toml", *LOCKFILES):
         if name in names:
             found.append(root / name)

@@ -25,9 +25,11 @@ CONDA_CUDA_CONTRADICTION = "EC104"
 PYTHON_OUT_OF_RANGE = "EC105"
 TARGET_UNSERVED = "EC106"
 KERAS_TENSORFLOW_CONFLICT = "EC107"
+NO_SUCH_RELEASE = "EC108"
 UNKNOWN_VERSION = "EC201"
 FRAMEWORK_NOT_IN_MATRIX = "EC202"
 UNKNOWN_OPTION = "EC203"
+NO_DEPENDENCY_FILES = "EC204"
 
 CODE_NAMES = {
     UNREADABLE_INPUT: "unreadable-input",
@@ -43,9 +45,11 @@ CODE_NAMES = {
     PYTHON_OUT_OF_RANGE: "python-out-of-range",
     TARGET_UNSERVED: "target-unserved",
     KERAS_TENSORFLOW_CONFLICT: "keras-tensorflow-conflict",
+    NO_SUCH_RELEASE: "no-such-release",
     UNKNOWN_VERSION: "unknown-version",
     FRAMEWORK_NOT_IN_MATRIX: "framework-not-in-matrix",
     UNKNOWN_OPTION: "unknown-option",
+    NO_DEPENDENCY_FILES: "no-dependency-files",
 }
 
 EXPLANATIONS = {
@@ -89,6 +93,8 @@ EXPLANATIONS = {
         " pytorch-cuda pin against a framework build, two such pins naming different CUDA"
         " versions, or a CUDA newer than pixi's [system-requirements] cuda (an older major"
         " than it declares is a warning: it runs, but pixi refuses machines it would run on)."
+        " Also a pytorch-cuda or cudatoolkit pin no channel build of the pinned release was"
+        " made for (pytorch=2.1.0 with pytorch-cuda=12.4), from matrices/conda.toml."
     ),
     PYTHON_OUT_OF_RANGE: (
         "requires-python, Poetry's python, or a conda python pin allows a Python the pinned"
@@ -104,12 +110,24 @@ EXPLANATIONS = {
         " release requires another keras (tensorflow 2.15 requires keras<2.16, so Keras 3"
         " needs TensorFlow 2.16+), or a Keras 2.x release needs another TensorFlow."
     ),
+    NO_SUCH_RELEASE: (
+        "An exact pin of a release that was never published (torch==2.5.7): the matrix lists"
+        " every release of the package up to its newest one, and this is not among them;"
+        " pip cannot install it. The nearest real releases are named. A release newer than the"
+        " matrix's newest is EC201 instead (the matrix may be older than it)."
+    ),
     UNKNOWN_VERSION: (
         "The matrix does not know this release (or which index variants it was published"
         " for); the pin is not checked. A warning: never silently passed, never an error."
     ),
     FRAMEWORK_NOT_IN_MATRIX: "The matrix has no builds of this framework; the pin is not checked.",
     UNKNOWN_OPTION: "A pip option envcheck does not know; the line is skipped.",
+    NO_DEPENDENCY_FILES: (
+        "No dependency file was found where check looked (requirements*.txt, requirements/*.txt,"
+        " pip-tools *requirements*.in and requirements/*.in, environment*.yml, conda.yml,"
+        " pyproject.toml, pixi.toml, lockfiles), so nothing was checked. A warning: name the"
+        " files as arguments if they are called something else."
+    ),
 }
 
 SUPPRESS_HINT = "# envcheck: ignore[CODE]"

@@ -32,7 +32,8 @@ from envcheck.check.parse_requirements import merge, normalise_name, parse_requi
 from envcheck.errors import InputError
 from envcheck.model._frozen import record
 
-ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python", "select", "ignore")
+ENVCHECK_KEYS = ("min-driver", "gpus", "platforms", "python", "select", "ignore", "doctor")
+"""``doctor`` is the doctor's own table (``envcheck.doctor_config``), not check's."""
 TARGET_KEYS = ("min-driver", "gpus", "platforms", "python")
 PLATFORMS = ("linux", "linux-aarch64", "windows", "wsl", "macos")
 

@@ -21,10 +21,18 @@ def render(report: CheckReport, fmt: str) -> str:
     return render_text(report)
 
 
+SHOWN_FILES = 20
+"""The text summary names this many files read (``--json`` lists every one)."""
+
+
 def render_text(report: CheckReport) -> str:
-    """Problems one per line, then a summary."""
+    """Problems one per line, then the files read, then a summary."""
     out = [p.render() for p in report.problems]
     n_files = len(report.files)
+    if n_files:
+        names = ", ".join(report.files[:SHOWN_FILES])
+        more = n_files - SHOWN_FILES
+        out.append(f"envcheck check: read {names}" + (f" and {more} more" if more > 0 else ""))
     files = f"{n_files} file{'s' if n_files != 1 else ''} checked"
     parts = []
     if report.errors:

@@ -8,11 +8,12 @@ hook's call), so both print the same report and return the same code.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from envcheck.check.model import Problem
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
 
@@ -33,8 +34,12 @@ def run_check(
     from envcheck.check.render import render
     from envcheck.errors import ExitCode
     from envcheck.matrix import load_matrix
+    from envcheck.model._frozen import replace
 
-    project = read_projects(project_groups(paths, cwd), cwd)
+    empty: list[Path] = []
+    project = read_projects(project_groups(paths, cwd, empty), cwd)
+    if empty:
+        project = replace(project, problems=(*project.problems, *_nothing_found(empty, cwd)))
     # The compiled matrix cache makes the whole matrix cheap (~8 ms) to load.
     matrix = load_matrix()
     report = check_pins(project, target_of(matrix), matrix, selected, ignored)
@@ -47,21 +52,24 @@ def run_check(
     return render(report, fmt), int(code)
 
 
-def project_groups(paths: Sequence[str], cwd: Path) -> list[list[str | Path]]:
-    """The dependency files to read, one list per project, in a stable order."""
+def project_groups(
+    paths: Sequence[str], cwd: Path, empty: Optional[list[Path]] = None
+) -> list[list[str | Path]]:
+    """The dependency files to read, one list per project, in a stable order.
+
+    Each directory searched (``cwd`` when no path is given) that holds no
+    dependency file at any depth is appended to ``empty``.
+    """
     from envcheck.check.discover import discover, discover_projects, project_dir_of
 
     groups: dict[Path, list[str | Path]] = {}
-    if not paths:
-        for directory, found in discover_projects(cwd):
-            groups.setdefault(directory, []).extend(found)
+    searched = [cwd] if not paths else []
     for given in paths:
         path = Path(given)
         if not path.is_absolute():
             path = cwd / path
         if path.is_dir():
-            for directory, found in discover_projects(path):
-                groups.setdefault(directory, []).extend(found)
+            searched.append(path)
             continue
         directory = project_dir_of(path)
         files: list[str | Path] = list(discover(directory))
@@ -70,6 +78,12 @@ def project_groups(paths: Sequence[str], cwd: Path) -> list[list[str | Path]]:
         if path.resolve() not in {Path(f).resolve() for f in files}:
             files.append(path)
         groups.setdefault(directory, []).extend(files)
+    for path in searched:
+        found_here = discover_projects(path)
+        if not found_here and empty is not None:
+            empty.append(path)
+        for directory, found in found_here:
+            groups.setdefault(directory, []).extend(found)
     out: list[list[str | Path]] = []
     for directory in sorted(groups):
         seen: set[Path] = set()
@@ -81,3 +95,20 @@ def project_groups(paths: Sequence[str], cwd: Path) -> list[list[str | Path]]:
                 unique.append(f)
         out.append(unique)
     return out
+
+
+def _nothing_found(directories: Sequence[Path], cwd: Path) -> list[Problem]:
+    """One EC204 warning per searched directory that holds no dependency file."""
+    from envcheck.check.discover import display
+    from envcheck.check.model import NO_DEPENDENCY_FILES, WARNING, Location, Problem
+
+    return [
+        Problem(
+            Location(display(d, cwd) or ".", None),
+            NO_DEPENDENCY_FILES,
+            "no dependency files found (requirements*.txt, *.in, environment*.yml, conda.yml,"
+            " pyproject.toml, pixi.toml, lockfiles); nothing was checked",
+            WARNING,
+        )
+        for d in directories
+    ]

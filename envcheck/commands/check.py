@@ -65,8 +65,9 @@ def check(
     """Check dependency files for GPU pins that cannot work together.
 
     With no PATH, finds every project in the current directory tree (each
-    directory with requirements*.txt, environment*.yml, pyproject.toml, pixi.toml
-    or lockfiles) and checks each. A directory PATH is searched the same way; a
+    directory with *requirements*.txt or .in, requirements/, environment*.yml,
+    conda.yml, pyproject.toml, pixi.toml or lockfiles) and checks each, naming
+    the files it read; finding none is an EC204 warning. A directory PATH is searched the same way; a
     file PATH checks the whole project that file belongs to (pre-commit passes
     the changed files). Never modifies files;
     works offline with the bundled matrix. [tool.envcheck] in pyproject.toml

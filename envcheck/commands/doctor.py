@@ -14,6 +14,18 @@ if TYPE_CHECKING:
     from envcheck.model.finding import Finding
 
 
+def _check_ids(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    from envcheck.doctor_config import bad_finding_id
+
+    for item in value:
+        why = bad_finding_id(item)
+        if why is not None:
+            raise click.BadParameter(why, ctx=ctx, param=param)
+    return value
+
+
 @click.command()
 @json_option
 @click.option("--markdown", is_flag=True, help="Print a markdown report for an issue.")
@@ -40,6 +52,15 @@ if TYPE_CHECKING:
     help="Time limit of each framework's smoke test.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option(
+    "--ignore",
+    "ignore",
+    metavar="ID",
+    multiple=True,
+    callback=_check_ids,
+    help="Accept the finding with this id (repeatable): listed as ignored, not counted. "
+    "Adds to [tool.envcheck.doctor] ignore in pyproject.toml.",
+)
 @redact_option
 @click.pass_obj
 def doctor(
@@ -52,16 +73,23 @@ def doctor(
     deep: bool,
     deep_timeout: float,
     strict: bool,
+    ignore: tuple[str, ...],
     redact: bool,
 ) -> int:
     """Diagnose the GPU stack: driver, GPUs, CUDA, cuDNN and framework builds.
 
     \b
-    Exit codes: 0 no errors; 1 errors found (warnings too with --strict);
-    2 usage error, unreadable input or internal failure.
+    Exit codes: 0 no errors; 1 errors found (warnings too with --strict),
+    ignored findings not counted; 2 usage error, unreadable input or internal
+    failure.
     """
     if as_json and markdown:
         raise click.UsageError("--json and --markdown cannot be used together")
+    from pathlib import Path
+
+    from envcheck.doctor_config import merge_ignores, read_doctor_ignores
+
+    ignore_ids = merge_ignores(read_doctor_ignores(Path.cwd()), ignore)
     if collect_env_file is not None:
         if snapshot_file is not None or python is not None:
             raise click.UsageError("--from-collect-env excludes --snapshot and --python")
@@ -111,10 +139,25 @@ def doctor(
                     status.update(f"Running GPU smoke test: {framework}...")
 
             results = run_deep(snapshot, python=python, timeout=deep_timeout, on_start=tell)
-        report = diagnose(snapshot, matrix, extra=extra + deep_findings(results, snapshot, matrix))
         from dataclasses import replace
 
+        if policy is not None:
+            # A child's error and stderr tail hold paths and host names like any
+            # other output; redacted before they are judged, shown or serialised.
+            results = tuple(
+                replace(
+                    r,
+                    error=policy.text(r.error) if r.error else r.error,
+                    output_tail=policy.text(r.output_tail),
+                    checks=tuple(policy.json([dict(c) for c in r.checks])),
+                )
+                for r in results
+            )
+        report = diagnose(snapshot, matrix, extra=extra + deep_findings(results, snapshot, matrix))
         report = replace(report, deep=tuple(r.to_json() for r in results))
+    from envcheck.doctor import ignore_findings
+
+    report = ignore_findings(report, ignore_ids)
 
     if as_json:
         import json
@@ -124,11 +167,11 @@ def doctor(
     elif markdown:
         from envcheck.render.report import render_report_markdown
 
-        md = render_report_markdown(report)
+        md = render_report_markdown(report, strict)
         click.echo(md if policy is None else policy.text(md), nl=False)
     else:
         from envcheck.render.console import output_console
         from envcheck.render.report import render_report_text
 
-        render_report_text(report, output_console(obj.color), matrix)
+        render_report_text(report, output_console(obj.color), matrix, strict)
     return ExitCode.PROBLEMS if report.failed(strict) else ExitCode.OK

@@ -118,6 +118,11 @@ def _read_input(parts: tuple[str, ...]) -> tuple[str, str]:
     """The text to explain and where it came from (a path, stdin or the argument)."""
     from envcheck.textfile import read_text_file
 
+    if parts and not "".join(parts).strip():
+        # Path("") is the current directory: the argument is empty, not a directory.
+        raise InputError(
+            None, None, "the argument is empty: give the error text, a log file, or - for stdin"
+        )
     if len(parts) == 1:
         arg = parts[0]
         if arg == "-":

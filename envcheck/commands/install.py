@@ -200,11 +200,11 @@ def restore_argvs(
 def restore_command(
     python: str, freeze: Path, added: Optional[Path] = None, installer: str = "pip"
 ) -> str:
-    import shlex
+    from envcheck.resolve.shell import join_argv
 
+    here = "windows" if sys.platform == "win32" else "linux"
     return " && ".join(
-        " ".join(shlex.quote(a) for a in argv)
-        for argv in restore_argvs(python, freeze, added, installer)
+        join_argv(argv, here) for argv in restore_argvs(python, freeze, added, installer)
     )
 
 
@@ -276,13 +276,13 @@ def install(
     now works. Progress and the installer's output go to stderr; --json prints one
     JSON result on stdout.
     """
-    import shlex
-
     from envcheck.commands._common import detect_snapshot
     from envcheck.commands.plan import make_plan, report_unsatisfiable
     from envcheck.compat.target import target_from_snapshot
     from envcheck.matrix import load_matrix
     from envcheck.resolve import emit
+    from envcheck.resolve.fix import shadowing
+    from envcheck.resolve.shell import join_argv
 
     if use_conda and installer not in (None, "conda"):
         raise click.UsageError(f"--conda contradicts --installer {installer}")
@@ -305,12 +305,19 @@ def install(
                 raise
             uv, uv_missing = "uv", True  # a dry run shows the commands; a real run needs uv
         argvs = uv_argvs(result, interpreter, uv)
+        gone = shadowing(result, before.packages)
+        if gone:
+            argvs.insert(0, [uv, "pip", "uninstall", "--python", interpreter, *gone])
     else:
         argvs = emit.pip_argvs(result, interpreter)
+        # pip keeps an installed 0.28.0+cpu for ==0.28.0: those go first.
+        gone = shadowing(result, before.packages)
+        if gone:
+            argvs.insert(0, [interpreter, "-m", "pip", "uninstall", "-y", *gone])
     # What is shown is what runs: the same argv lists, in order.
     shown = "\n".join(
         [f"# envcheck plan for {result.target.describe()}"]
-        + [" ".join(shlex.quote(a) for a in argv) for argv in argvs]
+        + [join_argv(argv, result.target.os) for argv in argvs]
     )
     outcome: dict[str, Any] = {
         "schema": "envcheck.install/1",
@@ -411,13 +418,14 @@ def _restore(
     conda_rev: Optional[int],
 ) -> tuple[str, list[list[str]]]:
     """(the restore as one line of text, its argv lists)."""
-    import shlex
+    from envcheck.resolve.shell import join_argv
 
+    here = "windows" if sys.platform == "win32" else "linux"
     out = []
     if conda_rev is not None:
         out.append([argvs[0][0], "install", "--yes", "--revision", str(conda_rev)])
     out += restore_argvs(python, freeze, added, installer)
-    text = " && ".join(" ".join(shlex.quote(a) for a in argv) for argv in out)
+    text = " && ".join(join_argv(argv, here) for argv in out)
     return text, out
 
 

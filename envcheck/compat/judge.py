@@ -569,6 +569,8 @@ def _arch_reason(
     c: Candidate, cc: ComputeCapability, name: str, matrix: Matrix, reasons: list[Reason]
 ) -> Code:
     """One GPU against the build's compiled code (or its bounds when unknown)."""
+    from envcheck.compat.libraries import libraries_reason
+
     inferred = False
     archs, ptx = c.archs, c.ptx
     where = c.archs_from
@@ -585,6 +587,17 @@ def _arch_reason(
                 known = matrix.memo[key] = (c.build, _inferred_code(c, cc, matrix))
             archs, ptx, where, src = known[1]
         inferred = True
+    # Its own kernels may reach the GPU only by PTX JIT, or are not known: the CUDA
+    # libraries it loads (cuBLAS, cuDNN) have no JIT path and decide.
+    jit_only = (
+        archs is not None
+        and not any(_sass_for(a, cc) for a in archs)
+        and any(p <= cc for p in ptx or ())
+    )
+    predate = libraries_reason(c, cc, name, matrix) if archs is None or jit_only else None
+    if predate is not None:
+        reasons.append(predate)
+        return Code.NONE
     if archs is None:
         reasons.append(
             Reason(
@@ -642,7 +655,10 @@ def _arch_reason(
 
 
 def _from(where: Optional[str]) -> str:
-    return f", from {where}" if where else ""
+    if not where:
+        return ""
+    # "inferred from the release's cu124 builds" says its own "from".
+    return f", {where}" if where.startswith("inferred ") else f", from {where}"
 
 
 @functools.lru_cache(maxsize=1024)

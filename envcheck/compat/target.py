@@ -205,6 +205,7 @@ def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[
     """
     cc = parse_compute_capability(text)
     if cc is not None:
+        check_capability(cc, text, matrix)
         return cc, None
     from envcheck.matrix import gpu_vendor_of
 
@@ -227,6 +228,36 @@ def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[
         return found.compute_capability, found.model.name
     cc = found.compute_capability
     return cc, f"{text} (sm_{cc.major}{cc.minor} inferred from the family: {found.basis})"
+
+
+BRANCH_HEADROOM = 100
+"""Driver branches newer than the matrix's newest that may exist already: NVIDIA has
+numbered about 20 branches a year (driver_branches.toml), so a matrix a few years
+old is within 100; a driver beyond that (``--driver 9999``) is no branch at all."""
+
+
+def check_driver_branch(driver: DriverVersion, matrix: Matrix) -> None:
+    """Refuse a driver whose branch cannot exist; ValueError names the known range."""
+    branches = sorted(b.branch for b in matrix.driver_branches)
+    if not branches or driver.key[0] <= branches[-1] + BRANCH_HEADROOM:
+        return
+    raise ValueError(
+        f"no NVIDIA driver branch {driver.key[0]} (from {driver.raw[:40]!r}): the matrix"
+        f" knows branches {branches[0]} to {branches[-1]} (e.g. --driver {branches[-1]})"
+    )
+
+
+def check_capability(cc: ComputeCapability, text: str, matrix: Matrix) -> None:
+    """Refuse a compute capability no NVIDIA architecture has (``sm_999``);
+    ValueError lists the known ones (gpus.toml)."""
+    known = sorted({c for a in matrix.architectures for c in a.compute_capabilities})
+    if not known or cc in known:
+        return
+    listed = ", ".join(f"sm_{c.major}{c.minor}" for c in known)
+    raise ValueError(
+        f"no NVIDIA GPU has compute capability {cc.major}.{cc.minor} ({text[:40]!r}):"
+        f" known capabilities are {listed}"
+    )
 
 
 def non_nvidia_message(name: str, vendor: str) -> str:
@@ -268,7 +299,8 @@ def target_from_flags(
     if driver is not None:
         parsed = parse_driver_version(driver)
         if parsed is None:
-            raise ValueError(f"cannot read driver version {driver!r} (e.g. 535.104.05)")
+            raise ValueError(f"cannot read driver version {driver[:80]!r} (e.g. 535.104.05)")
+        check_driver_branch(parsed, matrix)
         changes["driver"] = parsed
     if any(g.strip().lower() == "none" for g in gpus):
         # --gpu none: a machine known to have no NVIDIA GPU (plans CPU builds).

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from envcheck.detect.python_env import TOO_OLD_PREFIX
 from envcheck.model.finding import Category, Finding, Severity
 
 if TYPE_CHECKING:
@@ -51,6 +52,16 @@ class DeepResult:
     """Why the smoke test did not run (e.g. a CPU-only build)."""
 
     @property
+    def stderr_tail(self) -> Optional[str]:
+        """The end of a failed child's stderr (its traceback first, when it sent
+        one) as the report shows it; None for a run that passed or was skipped."""
+        if self.ok or self.skipped or not self.output_tail.strip():
+            return None
+        from envcheck.detect.system import output_tail
+
+        return output_tail(self.output_tail)
+
+    @property
     def summary(self) -> str:
         if self.skipped:
             return f"skipped: {self.skipped}"
@@ -76,6 +87,7 @@ class DeepResult:
             "timed_out": self.timed_out,
             "seconds": self.seconds,
             "skipped": self.skipped,
+            "stderr_tail": self.stderr_tail,
         }
 
 
@@ -100,6 +112,11 @@ def parse_smoke_output(framework: str, result: CommandResult) -> DeepResult:
             why = result.error
         else:
             why = f"exited with status {result.returncode} without a result"
+            last = _last_line(tail)
+            if last.startswith(TOO_OLD_PREFIX):
+                why = last  # the script's own refusal of Python < 3.6
+            elif last:
+                why += f": {last[:200]}"
         return DeepResult(framework, False, error=why, output_tail=tail)
     checks = tuple(c for c in data.get("checks", []) if isinstance(c, dict))
     raw_metrics = data.get("metrics")
@@ -117,6 +134,11 @@ def parse_smoke_output(framework: str, result: CommandResult) -> DeepResult:
         output_tail=tail,
         seconds=data.get("seconds") if isinstance(data.get("seconds"), (int, float)) else None,
     )
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 def run_deep(
@@ -232,8 +254,8 @@ def deep_findings(
                         Severity.ERROR,
                         f"{r.framework} cannot use the GPU (smoke test failed)",
                         evidence=tuple(evidence) or (r.summary,),
-                        fix="See the findings above for the cause; rerun with --json for "
-                        "the full output.",
+                        fix="The evidence above shows how the test failed; rerun with --json"
+                        " for the full output.",
                     )
                 )
         h2d = r.metrics.get("h2d_gbps")

@@ -3,13 +3,25 @@
 This file is executed as a script (``python -I _smoke.py FRAMEWORK``) by the
 target environment's interpreter, so it uses only the standard library at
 module level and imports the framework inside the test. It prints one JSON
-object on its last stdout line. It must run on Python 3.6+.
+object on its last stdout line. It must run on Python 3.6+: no future import
+(``from __future__ import annotations`` is a SyntaxError before 3.7), no
+f-strings and no ``@`` operator (so that Python 2 can parse it and print the
+one-line refusal below), nothing newer than 3.6 from the stdlib.
+tests/detect/test_child_scripts.py runs it under every interpreter pyenv has.
 """
 
-from __future__ import annotations
+import sys
+
+# Checked before any other import: Python 2 and 3.0-3.5 get one line, not a
+# traceback. The wording matches envcheck.detect.python_env.too_old_message().
+if __name__ == "__main__" and sys.version_info < (3, 6):
+    sys.stderr.write(
+        "envcheck needs the target Python to be 3.6 or newer; %s is %s\n"
+        % (sys.executable, ".".join(str(v) for v in sys.version_info[:3]))
+    )
+    sys.exit(3)
 
 import json
-import sys
 import time
 import traceback
 
@@ -60,8 +72,8 @@ def smoke_torch():
     for i in range(n):
         dev = torch.device("cuda", i)
         a = torch.randn(512, 512)
-        ref = a @ a
-        got = (a.to(dev) @ a.to(dev)).cpu()
+        ref = torch.matmul(a, a)
+        got = torch.matmul(a.to(dev), a.to(dev)).cpu()
         err = float((got - ref).abs().max())
         check("matmul_gpu%d" % i, err < 1e-1, "max abs error vs CPU %.2e" % err)
     dev = torch.device("cuda", 0)
@@ -85,7 +97,7 @@ def smoke_torch():
         dtypes.append(("bf16", torch.bfloat16))
     for label, dtype in dtypes:
         m = torch.randn(size, size, device=dev, dtype=dtype)
-        dt = timed(lambda m=m: m @ m, sync)
+        dt = timed(lambda m=m: torch.matmul(m, m), sync)
         RESULT["metrics"]["matmul_%s_tflops" % label] = round(flops / dt / 1e12, 2)
         check("matmul_%s" % label, True, "%.1f TFLOPS" % (flops / dt / 1e12))
     nbytes = 256 * 1024 * 1024
@@ -223,11 +235,11 @@ def smoke_jax():
     gpus = [d for d in devs if d.platform in ("gpu", "cuda")]
     if not check("gpu_devices", bool(gpus), "devices: %s" % ", ".join(d.platform for d in devs)):
         return
-    f = jax.jit(lambda x: jnp.tanh(x @ x))
+    f = jax.jit(lambda x: jnp.tanh(jnp.matmul(x, x)))
     x = jax.device_put(jnp.ones((512, 512)), gpus[0])
     y = f(x).block_until_ready()
     check("jit", y.shape == (512, 512), "jitted matmul on %s" % gpus[0])
-    g = jax.jit(lambda m: (m @ m).sum())
+    g = jax.jit(lambda m: jnp.matmul(m, m).sum())
     m = jnp.ones((2048, 2048), dtype=jnp.float32)
     on_gpu = jax.device_put(m, gpus[0])
     on_cpu = jax.device_put(m, jax.devices("cpu")[0])
@@ -243,12 +255,14 @@ def smoke_cupy():
     if not check("device_count", n > 0, "%d device(s)" % n):
         return
     a = cupy.random.random((512, 512), dtype=cupy.float32)
-    b = a @ a
+    b = cupy.matmul(a, a)
     cupy.cuda.Stream.null.synchronize()
     check("matmul", b.shape == (512, 512), "cuBLAS matmul")
     m = cupy.random.random((2048, 2048), dtype=cupy.float32)
     host = cupy.asnumpy(m)
-    acceleration(lambda: m @ m, lambda: numpy.dot(host, host), cupy.cuda.Stream.null.synchronize)
+    acceleration(
+        lambda: cupy.matmul(m, m), lambda: numpy.dot(host, host), cupy.cuda.Stream.null.synchronize
+    )
 
 
 def smoke_onnxruntime():

@@ -2,13 +2,26 @@
 
 Run as a script by the *target* interpreter (``python -I _pyinfo.py``) for
 ``--python PATH``, or imported and called in-process for the running one. It
-uses only the standard library and must run on Python 3.6+ (no future import).
+uses only the standard library and must run on Python 3.6+: no future import,
+no f-strings (so that Python 2 can parse it and print the one-line refusal
+below instead of a SyntaxError), nothing newer than 3.6 from the stdlib.
+tests/detect/test_child_scripts.py runs it under every interpreter pyenv has.
 """
+
+import sys
+
+# Checked before any other import: Python 2 and 3.0-3.5 get one line, not a
+# traceback. The wording matches envcheck.detect.python_env.too_old_message().
+if __name__ == "__main__" and sys.version_info < (3, 6):
+    sys.stderr.write(
+        "envcheck needs the target Python to be 3.6 or newer; %s is %s\n"
+        % (sys.executable, ".".join(str(v) for v in sys.version_info[:3]))
+    )
+    sys.exit(3)
 
 import json
 import os
 import site
-import sys
 import sysconfig
 
 

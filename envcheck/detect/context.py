@@ -44,9 +44,10 @@ class Context:
         self.conda_prefix: Optional[str] = None
         """The conda environment prefix of the target interpreter, if any."""
 
-    def error(self, probe: str, message: str) -> None:
-        """Record a non-fatal problem a probe ran into."""
-        self.errors.append(ProbeError(probe=probe, message=message))
+    def error(self, probe: str, message: str, detail: Optional[str] = None) -> None:
+        """Record a non-fatal problem a probe ran into; ``detail``: a failed
+        child's stderr tail."""
+        self.errors.append(ProbeError(probe=probe, message=message, detail=detail or None))
 
     def to_snapshot(
         self, envcheck_version: Optional[str] = None, probes: tuple[str, ...] = ()

@@ -8,7 +8,11 @@ Sources, in order:
    driver, CUDA driver version, NVML library version, every GPU.
 3. ``nvidia-smi`` when NVML gave no answer (Linux, WSL2's
    ``/usr/lib/wsl/lib/nvidia-smi``, Windows ``System32``): the CSV GPU query
-   and the plain output's "CUDA Version" header.
+   and the plain output's "CUDA Version" header. From R610 on nvidia-smi labels
+   them "KMD Version" and "CUDA UMD Version" (NVIDIA's nvidia-smi page,
+   https://docs.nvidia.com/deploy/nvidia-smi/index.html: the old labels are
+   deprecated); ``-q`` prints both, the old ones with a "[Deprecated; ...]" note.
+   The parsers read every spelling and prefer the new one.
 
 The user-space library version also comes from the ``libnvidia-ml.so.X.Y.Z``
 file name, so a kernel module / library mismatch is visible even when NVML
@@ -53,8 +57,15 @@ SMI_FIELDS_OLD = tuple(f for f in SMI_FIELDS if f != "compute_cap")
 _VERSION = r"(\d{2,4}\.\d{1,3}(?:\.\d{1,3})?)"
 _PROC_RE = re.compile(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+" + _VERSION + r"\b")
 _BARE_VERSION_RE = re.compile(r"^\s*" + _VERSION + r"\s*$")
-_SMI_CUDA_RE = re.compile(r"CUDA Version:\s*(\d{1,2}\.\d{1,2})")
-_SMI_DRIVER_RE = re.compile(r"Driver Version:\s*" + _VERSION)
+# "CUDA Version: 12.4" (plain, before R610), "CUDA UMD Version: 13.3" (R610+), and the
+# ``-q`` layout "CUDA UMD Version   : 13.3"; ``nvidia-smi --version`` writes "version".
+# A label whose value is no number ("Deprecated, see ...", "N/A") gives nothing.
+_SMI_CUDA_RE = re.compile(
+    r"\bCUDA (UMD )?Version[ \t]{0,60}:[ \t]{0,8}(\d{1,2}\.\d{1,2})\b", re.IGNORECASE
+)
+_SMI_DRIVER_RE = re.compile(
+    r"\b(?:(KMD)|Driver) Version[ \t]{0,60}:[ \t]{0,8}" + _VERSION, re.IGNORECASE
+)
 _NVML_LIB_RE = re.compile(r"^libnvidia-ml\.so\." + _VERSION + r"$")
 _MISSING = {"", "[n/a]", "n/a", "[not supported]", "not supported", "[unknown error]"}
 
@@ -93,20 +104,30 @@ def parse_nvml_library_filename(name: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def parse_nvidia_smi_cuda_version(text: Optional[str]) -> Optional[str]:
-    """The "CUDA Version: 12.4" from plain ``nvidia-smi`` output."""
+def _labelled(pattern: re.Pattern[str], text: Optional[str]) -> Optional[str]:
+    """The value of the first new-style label (group 1 set), else of the first old one."""
     if not text:
         return None
-    m = _SMI_CUDA_RE.search(text)
-    return m.group(1) if m else None
+    old: Optional[str] = None
+    for m in pattern.finditer(text):
+        if m.group(1):
+            return m.group(2)
+        old = old or m.group(2)
+    return old
+
+
+def parse_nvidia_smi_cuda_version(text: Optional[str]) -> Optional[str]:
+    """The highest CUDA the driver supports from ``nvidia-smi`` or ``nvidia-smi -q``
+    output: "CUDA UMD Version: 13.3" (R610+) or "CUDA Version: 12.4"; None when
+    neither label carries a version."""
+    return _labelled(_SMI_CUDA_RE, text)
 
 
 def parse_nvidia_smi_driver_version(text: Optional[str]) -> Optional[str]:
-    """The "Driver Version: 550.54.14" from plain ``nvidia-smi`` output."""
-    if not text:
-        return None
-    m = _SMI_DRIVER_RE.search(text)
-    return m.group(1) if m else None
+    """The driver version from ``nvidia-smi`` or ``nvidia-smi -q`` output:
+    "KMD Version: 610.43.02" (R610+) or "Driver Version: 550.54.14"; None when
+    neither label carries a version."""
+    return _labelled(_SMI_DRIVER_RE, text)
 
 
 def _cell(value: str) -> Optional[str]:

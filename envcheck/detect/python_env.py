@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from envcheck.detect.context import Context
-from envcheck.detect.system import System
+from envcheck.detect.system import CommandResult, System, output_tail
 from envcheck.detect.toolkits import parse_conda_meta_filename
 from envcheck.model.snapshot import PythonInfo
 
@@ -126,6 +126,16 @@ def read_conda_meta(system: System, prefix: str) -> Optional[dict[str, str]]:
     return out
 
 
+TOO_OLD_PREFIX = "envcheck needs the target Python to be 3.6 or newer; "
+_TOO_OLD_RE = re.compile(r" is (\d+\.\d+\.\d+)$")
+
+
+def too_old_message(exe: str, version: str) -> str:
+    """The one line for an interpreter older than 3.6; ``_pyinfo.py`` and
+    ``_smoke.py`` print the same words when Python 2 or 3.0-3.5 runs them."""
+    return f"{TOO_OLD_PREFIX}{exe} is {version}"
+
+
 def _facts(system: System, ctx: Context) -> Optional[dict[str, Any]]:
     if system.python_executable is None and system.root == Path("/"):
         from envcheck.detect import _pyinfo
@@ -138,13 +148,34 @@ def _facts(system: System, ctx: Context) -> Optional[dict[str, Any]]:
         if "Unknown option: -I" in result.stderr + result.stdout:
             _python2(system, ctx, exe)
         else:
-            ctx.error(PROBE, result.describe_failure(exe))
+            _failed(ctx, exe, result)
         return None
     try:
         return parse_pyinfo(result.stdout)
     except ValueError as exc:
-        ctx.error(PROBE, f"{exe}: {exc}")
+        ctx.error(PROBE, f"{exe}: {exc}", detail=output_tail(result.stderr))
         return None
+
+
+def _failed(ctx: Context, exe: str, result: CommandResult) -> None:
+    """A ``_pyinfo.py`` run that failed: its refusal of an old Python as it is,
+    any other failure with the end of its stderr (where a traceback names the
+    cause; its first line says nothing)."""
+    if result.returncode is None:  # did not start or timed out
+        ctx.error(PROBE, result.describe_failure(exe))
+        return
+    tail = output_tail(result.stderr or result.stdout)
+    last = tail.splitlines()[-1] if tail else ""
+    if last.startswith(TOO_OLD_PREFIX):
+        m = _TOO_OLD_RE.search(last)
+        if m is not None:
+            ctx.python = PythonInfo(version=m.group(1), executable=exe)
+        ctx.error(PROBE, last[:300])
+        return
+    message = f"{exe} exited with status {result.returncode}"
+    if last:
+        message += f": {last[:200]}"
+    ctx.error(PROBE, message, detail=tail if tail != last else None)
 
 
 # Runs under Python 2 and 3 alike: no -I (Python 2 lacks it), -E and -s instead.
@@ -158,19 +189,15 @@ _OLD_VERSION_RE = re.compile(r"^(\d+\.\d+\.\d+) (\w+)$")
 
 def _python2(system: System, ctx: Context, exe: str) -> None:
     """An interpreter without ``-I``: Python 2 (TF 1.x environments). Its version
-    is recorded and the environment is said to be unsupported, plainly."""
+    is recorded and the environment is said to be unsupported, in one line."""
     result = system.run((exe, "-E", "-s", "-c", _OLD_PYTHON_PROBE), PYINFO_TIMEOUT)
     m = _OLD_VERSION_RE.match(result.stdout.strip()) if result.ok else None
     if m is None:
-        ctx.error(PROBE, f"{exe}: rejects -I (Python 2?) and its version could not be read")
+        ctx.error(PROBE, f"{TOO_OLD_PREFIX}{exe} rejects -I (Python 2?)")
         return
     version, implementation = m.groups()
     ctx.python = PythonInfo(version=version, implementation=implementation, executable=exe)
-    ctx.error(
-        PROBE,
-        f"{exe} is Python {version}: not supported (envcheck reads Python 3 "
-        "environments); its packages and frameworks were not inspected",
-    )
+    ctx.error(PROBE, too_old_message(exe, version))
 
 
 def probe_python(system: System, ctx: Context) -> None:

@@ -34,6 +34,21 @@ _EXIT_GRACE = 0.5
 """After the tool exits, seconds to wait for children still holding its pipes."""
 
 
+TAIL_LINES = 20
+TAIL_CHARS = 2000
+
+
+def output_tail(text: str, max_lines: int = TAIL_LINES, max_chars: int = TAIL_CHARS) -> str:
+    """The last ``max_lines`` non-blank lines of ``text``, at most ``max_chars``
+    characters (cut at the start): what a report shows of a failed child's
+    stderr, where a Python traceback ends with its cause."""
+    lines = [line.rstrip() for line in text[-(max_chars * 4) :].splitlines() if line.strip()]
+    tail = "\n".join(lines[-max_lines:])
+    if len(tail) > max_chars:
+        tail = "..." + tail[-(max_chars - 3) :]
+    return tail
+
+
 @record
 class CommandResult:
     """What a command did; never raised, always returned."""

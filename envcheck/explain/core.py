@@ -536,9 +536,45 @@ def _with_root_cause(
         if agreeing:
             for line in told:
                 cause.add(line)
+        if cause.fix is None and cause.text is not None:
+            cause.fix = _resolver_fix(m, snapshot, matrix)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
     return replace(m, root_cause=cause.text, evidence=tuple(cause.evidence), fix=cause.fix)
+
+
+_REPLACE_BUILD = (Category.CPU_ONLY_BUILD, Category.DRIVER_TOO_OLD, Category.GPU_ARCH_UNSUPPORTED)
+_LIBRARIES = (Category.CUDA_RUNTIME_MISSING, Category.CUDNN_MISMATCH)
+
+
+def _resolver_fix(m: Match, snapshot: Snapshot, matrix: Matrix) -> Optional[str]:
+    """The resolver's commands for the one installed framework the signature is about,
+    when the cause is found but nothing gave a fix: its build replaced (CPU-only,
+    driver, architecture), or the CUDA libraries it loads supplied. None otherwise
+    (the signature's version-free advice stands)."""
+    from envcheck.rules._fix import install_fix, libraries_fix, reinstall_fix
+
+    wanted = set(m.signature.frameworks)
+    installed = [fw for fw in snapshot.frameworks if fw.name in wanted and fw.version]
+    if len(installed) != 1 or not installed[0].name:
+        return None
+    fw = installed[0]
+    category = m.signature.category
+    if category in _REPLACE_BUILD:
+        command = install_fix(
+            fw.name or "",
+            _target(snapshot, matrix),
+            matrix,
+            snapshot.packages,
+            fw.version,
+            fw.package or fw.name,
+        )
+        return f"Install a build that runs here:\n  {command}" if command else None
+    if category in _LIBRARIES and not fw.cpu_only and fw.cuda_version:
+        if fw.name == "torch":
+            return reinstall_fix(fw, snapshot, matrix)
+        return libraries_fix(fw, snapshot, matrix, cudnn=fw.cudnn_version)
+    return None
 
 
 def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
@@ -638,18 +674,10 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
 
 
 def _plan_command(framework: str, target: Target, matrix: Matrix) -> Optional[str]:
-    """The pip command of the resolver's plan for ``framework`` on ``target``."""
-    from envcheck.resolve.emit import EMITTERS
-    from envcheck.resolve.plan import plan
+    """The resolver's commands installing ``framework`` on ``target``."""
+    from envcheck.rules._fix import install_fix
 
-    try:
-        result = plan([framework], target, matrix)
-    except Exception:  # noqa: BLE001 - a fix suggestion must not break the explanation
-        return None
-    if result.unsatisfiable is not None:
-        return None
-    lines = [ln for ln in EMITTERS["pip"](result).splitlines() if ln and not ln.startswith("#")]
-    return "\n  ".join(lines) or None
+    return install_fix(framework, target, matrix)
 
 
 def _arch(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
@@ -737,13 +765,15 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             from envcheck.rules._fix import install_fix
 
             command = install_fix(
-                fw.name, replace(target, nvidia=True), matrix, snapshot.packages, fw.version
+                fw.name,
+                replace(target, nvidia=True),
+                matrix,
+                snapshot.packages,
+                fw.version,
+                fw.package or fw.name,
             )
             if command:
-                fix = (
-                    "Install a GPU build that runs here:\n  "
-                    f"pip uninstall -y {fw.package or fw.name}\n  {command}"
-                )
+                fix = f"Install a GPU build that runs here:\n  {command}"
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
         elif unseen:

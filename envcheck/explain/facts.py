@@ -55,9 +55,18 @@ _ENV = re.compile(
 _DRIVER_CUDA = re.compile(
     r"driver on your system is too old \(found version (\d{4,5})\)", re.IGNORECASE
 )
+# nvidia-smi's header: "Driver Version: 550.54.14   CUDA Version: 12.4" in the table, and
+# from R610 on "KMD Version: 610.43.02   CUDA UMD Version: 13.3" (NVIDIA's nvidia-smi page,
+# https://docs.nvidia.com/deploy/nvidia-smi/index.html). ``nvidia-smi -q`` aligns the colon
+# ("Driver Version      : 610.57.04 [Deprecated; ...]") and puts the CUDA line below.
 _SMI = re.compile(
-    r"Driver Version:\s{0,4}(\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?:\s{1,40}CUDA Version:\s{0,4}(\d{1,2}\.\d{1,2}))?"
+    r"\b(?:KMD|Driver) Version(\s{0,60}):\s{0,4}(\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
+    r"(?:\s{1,40}CUDA (?:UMD )?Version:\s{0,4}(\d{1,2}\.\d{1,2}))?"
 )
+# The ``-q`` CUDA line: only within a few lines after a ``-q`` driver line, so a stray
+# "CUDA Version: 12.1" in a log is not taken for the driver's.
+_SMI_Q_CUDA = re.compile(r"^\s{0,8}CUDA (?:UMD )?Version\s{1,60}:\s{0,4}(\d{1,2}\.\d{1,2})\b")
+_SMI_Q_WINDOW = 4
 # The driver version other tools print: TensorFlow's stream_executor/cuda/cuda_diagnostics.cc
 # ("kernel reported version is: 418.67.0", the kernel module's; "libcuda reported version
 # is: ...", the user-space library's) and the NGC containers' entrypoint banner
@@ -262,6 +271,7 @@ def extract(text: str) -> MessageFacts:
     env: dict[str, str] = {}
     driver: Optional[str] = None
     driver_cuda: Optional[str] = None
+    smi_q_line = -_SMI_Q_WINDOW - 1
     gpus: dict[str, tuple[str, str]] = {}
     prose_gpus: dict[str, None] = {}
     archs: Optional[str] = None
@@ -304,9 +314,11 @@ def extract(text: str) -> MessageFacts:
                 driver_cuda = f"{number_ // 1000}.{number_ % 1000 // 10}"
         if driver is None:
             d = _SMI.search(line)
-            if d and parse_driver_version(d.group(1)) is not None:
-                driver = d.group(1)
-                driver_cuda = driver_cuda or d.group(2)
+            if d and parse_driver_version(d.group(2)) is not None:
+                driver = d.group(2)
+                driver_cuda = driver_cuda or d.group(3)
+                if d.group(1):
+                    smi_q_line = number
             else:
                 said = _DRIVER_SAID.search(line)
                 version = (said.group(1) or said.group(2)) if said else None
@@ -317,6 +329,10 @@ def extract(text: str) -> MessageFacts:
                         libcuda_driver = libcuda_driver or stated
                     else:
                         driver = stated
+        elif driver_cuda is None and 0 < number - smi_q_line <= _SMI_Q_WINDOW:
+            q = _SMI_Q_CUDA.match(line)
+            if q:
+                driver_cuda = q.group(1)
         for g in (_GPU_SM, _GPU_FOUND, _GPU_TF):
             for gm in g.finditer(line):
                 cc = parse_compute_capability(gm.group(2))

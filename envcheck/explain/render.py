@@ -17,13 +17,14 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 
 def summary_line(report: ExplainReport) -> str:
     n = len(report.matches)
+    lines = f"{report.lines_scanned} line{'s' if report.lines_scanned != 1 else ''}"
     if n == 0:
-        return f"No known error signature recognised ({report.lines_scanned} lines scanned)"
+        return f"No known error signature recognised ({lines} scanned)"
     errors = sum(1 for m in report.matches if m.signature.severity == Severity.ERROR)
     where = "" if report.snapshot_used else "; no snapshot: pass --snapshot or drop --no-detect"
     return (
         f"{n} known error signature{'s' if n != 1 else ''} recognised "
-        f"({errors} error{'s' if errors != 1 else ''}) in {report.lines_scanned} lines{where}"
+        f"({errors} error{'s' if errors != 1 else ''}) in {lines}{where}"
     )
 
 

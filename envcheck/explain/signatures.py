@@ -79,7 +79,8 @@ SIGNATURES: tuple[Signature, ...] = (
         "bundles) ships a newer CUDA runtime than the installed driver supports, or no "
         "driver is loaded at all (containers without GPU access report the same code).",
         fix="Upgrade the NVIDIA driver to at least the version the runtime needs, or install "
-        "a framework build made for an older CUDA (e.g. a cu118 wheel instead of cu124).",
+        "a framework build made for a CUDA the driver supports (`envcheck plan` with the "
+        "framework's name gives the command for this machine).",
         source="https://github.com/NVIDIA/nvidia-docker/issues/498",
         analysis=DRIVER,
     ),
@@ -91,8 +92,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="PyTorch found a driver older than its CUDA build needs",
         cause="PyTorch compares the CUDA version the driver supports (the number it prints, "
         "e.g. 11040 = CUDA 11.4) with the CUDA it was compiled for, and refuses the GPU.",
-        fix="Upgrade the driver, or install the PyTorch build for a CUDA the driver "
-        "supports (pip install torch --index-url https://download.pytorch.org/whl/cu118).",
+        fix="Upgrade the driver, or install the PyTorch build for a CUDA the driver supports (`envcheck plan torch` gives the command for this machine).",
         source="https://github.com/pytorch/pytorch/issues/112553",
         analysis=DRIVER,
         supersedes=("cudagetdevicecount-unexpected",),
@@ -451,9 +451,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="PyTorch wheels contain machine code for a fixed list of architectures. New "
         "GPUs (e.g. sm_120 Blackwell) need a build for a new enough CUDA; old ones (Kepler, "
         "Maxwell) were dropped from recent builds.",
-        fix="Install a PyTorch build whose architecture list includes this GPU (for "
-        "Blackwell: a cu128 or newer wheel, "
-        "`pip install torch --index-url https://download.pytorch.org/whl/cu128`).",
+        fix="Install a PyTorch build whose architecture list includes this GPU (`envcheck plan torch` gives the command for this machine).",
         source="https://github.com/pytorch/pytorch/issues/150733",
         analysis=ARCH,
     ),
@@ -514,8 +512,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="The installed PyTorch is a CPU-only build",
         cause="pip or conda installed a CPU build of PyTorch (the default on Windows and "
         "macOS from PyPI, or a `+cpu` wheel), so `.cuda()` cannot work.",
-        fix="Uninstall it and install a CUDA build from the PyTorch index for your driver, "
-        "e.g. `pip install torch --index-url https://download.pytorch.org/whl/cu124`.",
+        fix="Uninstall it and install a CUDA build for your driver (`envcheck plan torch` gives the command for this machine).",
         source="https://github.com/pytorch/pytorch/issues/28111",
         analysis=CPU_BUILD,
     ),
@@ -528,7 +525,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="JAX is running on the CPU: no CUDA plugin is installed",
         cause="Plain `pip install jax` installs the CPU jaxlib only; GPU support is a separate "
         "plugin (jax-cuda12-plugin).",
-        fix='Install the CUDA variant: `pip install -U "jax[cuda12]"` (Linux x86_64/aarch64 only).',
+        fix="Install JAX's CUDA variant, the jax extra of your CUDA major (`envcheck plan jax` gives the command for this machine; Linux only).",
         source="https://github.com/jax-ml/jax/issues/29068",
         analysis=CPU_BUILD,
     ),
@@ -540,8 +537,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="onnxruntime has no CUDA execution provider (CPU package installed)",
         cause="The `onnxruntime` package is CPU-only; the CUDA provider ships in "
         "`onnxruntime-gpu`. With both installed, the CPU one can shadow the GPU one.",
-        fix="`pip uninstall -y onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu` "
-        "(pick the version matching your CUDA and cuDNN).",
+        fix="Uninstall both onnxruntime and onnxruntime-gpu, then install the onnxruntime-gpu build for your CUDA and cuDNN (`envcheck plan onnxruntime-gpu` gives the command for this machine).",
         source="https://github.com/microsoft/Olive/issues/2085",
         analysis=CPU_BUILD,
     ),
@@ -588,11 +584,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "and one CUDA major. cuDNN is the usual culprit on Windows: it is not added to PATH by "
         "an installer, and a cuDNN of the other major (or torch's bundled copy of it, loaded "
         "first) does not satisfy it.",
-        fix="Install the CUDA and cuDNN majors your onnxruntime-gpu release was built for "
-        "(`envcheck matrix show onnxruntime`; a CUDA 12 toolkit does not serve a CUDA 11 "
-        "build) and add their bin directories to PATH, or install the nvidia-cudnn-cu12 "
-        "wheel of that major and `import torch` (of a build with the same cuDNN major) before "
-        "onnxruntime.",
+        fix="Install the CUDA and cuDNN majors your onnxruntime-gpu release was built for (`envcheck matrix show onnxruntime`; a toolkit of another CUDA major does not serve it) and add their bin directories to PATH, or the NVIDIA cuDNN wheel of that major and `import torch` (of a build with the same cuDNN major) before onnxruntime.",
         source="https://github.com/microsoft/onnxruntime/issues/11826",
         supersedes=("onnxruntime-cuda-provider-create-failed",),
     ),
@@ -606,8 +598,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="CuPy compiles kernels at run time with NVRTC. cupy-cudaXXx wheels do not "
         "bundle it; it comes from a CUDA toolkit or the nvidia-cuda-nvrtc wheel of the same "
         "CUDA major.",
-        fix="`pip install nvidia-cuda-nvrtc-cu12` (or -cu11, matching your cupy-cudaXXx), or "
-        "install the CUDA toolkit and put its lib64 on LD_LIBRARY_PATH.",
+        fix="Install NVIDIA's NVRTC wheel of the CUDA major your cupy-cudaXXx package names, or the CUDA toolkit with its lib64 on LD_LIBRARY_PATH.",
         source="https://github.com/NVIDIA/cuml/issues/7314",
         analysis=CUDA_LIB,
         supersedes=("cuda-shared-library-missing",),
@@ -636,9 +627,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="TensorFlow cannot find a CUDA library of the version it was built for",
         cause="TensorFlow (before 2.14, or without the [and-cuda] extra) loads CUDA from the "
         "system by exact soname; the installed toolkit is missing or of another version.",
-        fix="On Linux install `tensorflow[and-cuda]` (TF >= 2.14) so pip brings the right "
-        "CUDA; for older TF install exactly the CUDA version it was tested with and add "
-        "its lib64 to LD_LIBRARY_PATH (on Windows its bin directory to PATH).",
+        fix="Install the CUDA libraries the TensorFlow release was built for where it loads them from (`envcheck doctor` or `envcheck plan tensorflow` gives the commands for this machine: the and-cuda extra where the release has one, else the exact CUDA it was tested with on LD_LIBRARY_PATH, or on PATH on Windows).",
         source="https://github.com/tensorflow/tensorflow/issues/60854",
         analysis=CUDA_LIB,
     ),
@@ -651,9 +640,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="TensorFlow cannot find the cuDNN major it was built for",
         cause="TensorFlow loads cuDNN by major version (libcudnn.so.8, .so.9); none is on the "
         "loader path, or only another major is installed.",
-        fix="Install the cuDNN major TensorFlow needs (`pip install tensorflow[and-cuda]`, or "
-        "the nvidia-cudnn-cu12 wheel / libcudnn package of that major) and make sure it is "
-        "on LD_LIBRARY_PATH.",
+        fix="Install the cuDNN major TensorFlow needs where it loads it from (`envcheck doctor` gives the command for this machine) and make sure it is on LD_LIBRARY_PATH.",
         source="https://github.com/tensorflow/tensorflow/issues/45200",
         analysis=CUDNN,
         supersedes=("cudnn-shared-library-missing",),
@@ -666,8 +653,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="TensorFlow could not load all of its GPU libraries",
         cause="One or more CUDA/cuDNN libraries TensorFlow needs failed to load (the lines "
         "before this one name them), so TensorFlow will not use the GPU.",
-        fix="Install the missing libraries (on Linux `pip install tensorflow[and-cuda]`); "
-        "note that native Windows has no GPU support after TensorFlow 2.10.",
+        fix="Install the missing libraries (`envcheck doctor` gives the commands for this machine); native Windows has no TensorFlow GPU builds after the last one the matrix lists (`envcheck matrix show tensorflow`).",
         source="https://github.com/tensorflow/tensorflow/issues/34287",
         analysis=CUDA_LIB,
     ),
@@ -726,9 +712,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="cuDNN 8/9 is split into several libraries loaded lazily at the first "
         "convolution. One is missing, of another major, or its own dependency (libcuda, "
         "libcublas, libnvrtc, named after 'Error:') cannot be found.",
-        fix="Install the complete cuDNN of the major the framework needs (e.g. "
-        "nvidia-cudnn-cu12) and make sure the dependency named after 'Error:' is on the "
-        "loader path (on WSL2, /usr/lib/wsl/lib for libcuda).",
+        fix="Install the complete cuDNN of the major the framework needs and make sure the dependency named after 'Error:' is on the loader path (on WSL2, /usr/lib/wsl/lib for libcuda).",
         source="https://github.com/open-mmlab/mmdetection3d/issues/2132",
         analysis=CUDNN,
         supersedes=("cudnn-shared-library-missing",),
@@ -744,9 +728,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "CUDA N (the .so number of the library it asks for), and CUDA N's cuBLAS/NVRTC is "
         "not there. cuDNN 8 and 9 ship one build per CUDA major; the one installed does not "
         "match the CUDA the framework uses.",
-        fix="Install the cuDNN build for the CUDA major your framework uses (e.g. "
-        "nvidia-cudnn-cu11 for a CUDA 11 build, or the libcudnn package built 'cuda11'), or "
-        "install CUDA N's libraries if the framework itself is a CUDA N build.",
+        fix="Install the cuDNN build for the CUDA major your framework uses (the NVIDIA wheel or distribution package built for that CUDA major), or that CUDA major's libraries if the framework itself is a build for it.",
         source="https://github.com/tensorflow/tensorflow/issues/61326",
         analysis=CUDNN,
         supersedes=("cuda-shared-library-missing",),
@@ -765,9 +747,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="The program (or a library it loads) was built against one cuDNN major "
         "(libcudnn*.so.8, .so.9, cudnn64_8.dll) and that major is not installed or not on "
         "the loader path; often only the other major is present.",
-        fix="Install the cuDNN major the program needs (e.g. nvidia-cudnn-cu12 of that "
-        "major, or the libcudnn8/libcudnn9 package) and put its directory on "
-        "LD_LIBRARY_PATH (PATH on Windows).",
+        fix="Install the cuDNN major the program needs (`envcheck doctor` gives the command for this machine) and put its directory on LD_LIBRARY_PATH (PATH on Windows).",
         source="https://github.com/jianchang512/stt/issues/76",
         analysis=CUDNN,
     ),
@@ -807,8 +787,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="The framework needs cuDNN of the same major and at least its minor (TensorFlow "
         "1.x the same minor, PyTorch before 1.12 the same version); another copy (system "
         "package, conda env, or an earlier LD_LIBRARY_PATH entry) was loaded.",
-        fix="Upgrade cuDNN to at least the compiled version (for pip installs: `pip install "
-        "-U nvidia-cudnn-cu12`), or remove the older copy from LD_LIBRARY_PATH.",
+        fix="Upgrade cuDNN to at least the compiled version (`envcheck doctor` gives the command for this machine), or remove the older copy from LD_LIBRARY_PATH.",
         source="https://github.com/tensorflow/tensorflow/issues/58986",
         analysis=CUDNN,
         supersedes=("dnn-library-not-found",),
@@ -821,8 +800,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="TensorFlow/JAX could not initialise cuDNN",
         cause="cuDNN is missing, of the wrong version (see 'Loaded runtime CuDNN library' "
         "lines) or failed to initialise, so convolutions cannot run.",
-        fix="Install the cuDNN version the framework was built with (pip: nvidia-cudnn-cu12 "
-        "of that version) and remove older copies from LD_LIBRARY_PATH.",
+        fix="Install the cuDNN version the framework was built with (`envcheck doctor` gives the command for this machine) and remove older copies from LD_LIBRARY_PATH.",
         source="https://github.com/tensorflow/tensorflow/issues/55468",
         analysis=CUDNN,
     ),
@@ -877,8 +855,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="JAX found a cuDNN older than the one it was built against",
         cause="jaxlib checks the cuDNN it loads; an older system or conda cuDNN was found "
         "before the one from the nvidia-cudnn wheel.",
-        fix='Reinstall with pip-provided CUDA (`pip install -U "jax[cuda12]"`) and remove '
-        "older cuDNN directories from LD_LIBRARY_PATH.",
+        fix="Reinstall JAX with pip-provided CUDA (`envcheck plan jax` gives the command for this machine) and remove older cuDNN directories from LD_LIBRARY_PATH.",
         source="https://github.com/rgommers/pixi-dev-scipystack/issues/1",
         analysis=CUDNN,
         supersedes=("jax-cuda-backend-failed",),
@@ -891,8 +868,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="The JAX CUDA plugin was built for another jaxlib release",
         cause="jax-cuda12-plugin / jax-cuda12-pjrt (or the cuda13 ones) must be the same "
         "release as jaxlib; the plugin speaks a different PJRT API version.",
-        fix="Reinstall them together at one version: pip install -U 'jax[cuda12]' (or "
-        "'jax[cuda13]'), and remove stray jax-cuda*-plugin packages.",
+        fix="Reinstall jax, jaxlib and the CUDA plugin together at one version (`envcheck plan jax` gives the command for this machine), and remove stray jax-cuda*-plugin packages.",
         source="https://github.com/jax-ml/jax/issues/22416",
         supersedes=("jax-cuda-backend-failed",),
     ),
@@ -932,8 +908,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="JAX could not start its CUDA backend and fell back to the CPU",
         cause="A CUDA component JAX needs is missing or older than the one it was built "
         "against (the text after the colon names it), or the driver is too old.",
-        fix='Use pip-provided CUDA: `pip install -U "jax[cuda12]"`, unset LD_LIBRARY_PATH '
-        "entries that point at older CUDA, and check the driver version.",
+        fix="Use pip-provided CUDA (`envcheck plan jax` gives the command for this machine), unset LD_LIBRARY_PATH entries that point at older CUDA, and check the driver version.",
         source="https://github.com/jax-ml/jax/issues/20722",
         analysis=DRIVER,
     ),
@@ -972,8 +947,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="The installed PyTorch is too old to build extensions for this GPU",
         cause="torch.utils.cpp_extension only knows the architectures of its own release: it "
         "refuses a GPU (or a TORCH_CUDA_ARCH_LIST entry) newer than that release.",
-        fix="Install a PyTorch release (and CUDA toolkit) that supports the GPU, or set "
-        'TORCH_CUDA_ARCH_LIST to architectures this release knows (e.g. "8.6+PTX").',
+        fix="Install a PyTorch release (and CUDA toolkit) that supports the GPU, or set TORCH_CUDA_ARCH_LIST to architectures this release knows (the +PTX form of the newest one it lists).",
         source="https://github.com/OpenBMB/BMTrain/issues/83",
     ),
     Signature(
@@ -988,9 +962,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="torch.utils.cpp_extension compiles with the toolkit in CUDA_HOME (or the nvcc "
         "on PATH), whose major version differs from the CUDA the installed torch was built "
         "with.",
-        fix="Point CUDA_HOME at a toolkit of torch's CUDA major (python -c \"import torch; "
-        'print(torch.version.cuda)"), or install the torch build for the local toolkit '
-        "(e.g. the cu121 index for CUDA 12.1).",
+        fix="Point CUDA_HOME at a toolkit of torch's CUDA major (python -c \"import torch; print(torch.version.cuda)\"), or install the torch build for the local toolkit's CUDA (`envcheck plan torch` lists the builds).",
         source="https://github.com/ByungKwanLee/MoAI/issues/7",
     ),
     Signature(
@@ -1002,8 +974,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="jax and jaxlib are of releases that do not go together",
         cause="jax checks at import that jaxlib (and the CUDA plugin) is within the range "
         "it was released with; one of the two was upgraded or pinned without the other.",
-        fix='Install both from one release: `pip install -U "jax[cuda12]"` (or pin jax '
-        "and jaxlib to the same version).",
+        fix="Install jax and jaxlib from one release (`envcheck plan jax` gives the command for this machine).",
         source="https://github.com/jax-ml/jax/issues/17638",
     ),
     Signature(
@@ -1059,8 +1030,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="The CuPy package is built for a CUDA major that is not installed here (a "
         "cupy-cudaXXX wheel or conda cudatoolkit of another version), or two CuPy packages "
         "are installed; the 'original error' line names what failed to load.",
-        fix="Install the CuPy package for the CUDA you have (cupy-cuda12x for CUDA 12) and "
-        "only one of them (`pip list | grep -i cupy`).",
+        fix="Install the one CuPy package for the CUDA major you have (cupy-cudaNNx) and only one of them (`pip list | grep -i cupy`).",
         source="https://github.com/cupy/cupy/issues/5211",
     ),
     Signature(
@@ -1101,8 +1071,7 @@ SIGNATURES: tuple[Signature, ...] = (
         title="JAX found no GPU backend and runs on the CPU",
         cause="Only the CPU jaxlib is installed (plain `pip install jax`), or the CUDA plugin "
         "failed to load (the lines above, with TF_CPP_MIN_LOG_LEVEL=0, say why).",
-        fix='Install the CUDA variant: `pip install -U "jax[cuda12]"` (Linux only); if it is '
-        "installed, rerun with TF_CPP_MIN_LOG_LEVEL=0 to see why CUDA did not load.",
+        fix="Install JAX's CUDA variant (`envcheck plan jax` gives the command for this machine; Linux only); if it is installed, rerun with TF_CPP_MIN_LOG_LEVEL=0 to see why CUDA did not load.",
         source="https://github.com/kuprel/min-dalle/issues/22",
         analysis=CPU_BUILD,
     ),
@@ -1306,9 +1275,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="Each xformers wheel is built against one torch release and CUDA variant; with "
         "another torch installed (pip upgraded torch, or the cuXXX variants differ) its C++/"
         "CUDA extension does not load and every attention operator reports no CUDA support.",
-        fix="Install the xformers release built for the installed torch from the same index "
-        "(`pip install -U xformers --index-url https://download.pytorch.org/whl/cu126` for a "
-        "cu126 torch), or uninstall xformers where the program does not need it.",
+        fix="Install the xformers release built for the installed torch from the same index as that torch (the --index-url of `envcheck plan torch`), or uninstall xformers where the program does not need it.",
         source="https://github.com/kijai/ComfyUI-DepthAnythingV2/issues/27",
     ),
     Signature(
@@ -1321,8 +1288,7 @@ SIGNATURES: tuple[Signature, ...] = (
         cause="bitsandbytes before 0.43 shipped Linux libraries only (.so); on Windows its CUDA "
         "setup finds no libcudart.so, falls back to the CPU library and then fails on a "
         "Windows path. The 'compiled without GPU support' warning comes from the same setup.",
-        fix="Install bitsandbytes 0.43.0 or newer, which has official Windows wheels "
-        "(`pip install -U bitsandbytes`), and remove community Windows forks.",
+        fix="Install a bitsandbytes release with official Windows wheels (`pip install -U bitsandbytes`) and remove community Windows forks.",
         source="https://github.com/bitsandbytes-foundation/bitsandbytes/issues/32",
     ),
     Signature(

@@ -439,6 +439,8 @@ def ssh_record(host: Host, result: Completed, timeout: float) -> dict[str, Any]:
         )
     if result.returncode == 255:
         last = (result.stderr.strip().splitlines() or ["ssh failed"])[-1]
+        # ssh's own messages start with "ssh: " (ssh: connect to host ...): once is enough.
+        last = last.removeprefix("ssh: ")
         return make_record(
             host.name, status=UNREACHABLE, error=f"ssh: {last[:300]}", collector="ssh"
         )

@@ -90,11 +90,16 @@ def _env_text(env: Environment, fmt: str) -> list[str]:
     return lines
 
 
+def _plural(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
 def report_text(r: FleetReport, fmt: str = "pip") -> str:
     out = [
         (
-            f"Fleet: {r.nodes_total} nodes, {r.nodes_judged} judged, {len(r.stacks)} stacks "
-            f"({r.distinct_snapshots} distinct snapshots); matrix {r.matrix_version}"
+            f"Fleet: {_count(r.nodes_total)}, {r.nodes_judged} judged,"
+            f" {_plural(len(r.stacks), 'stack')}"
+            f" ({_plural(r.distinct_snapshots, 'distinct snapshot')}); matrix {r.matrix_version}"
         )
     ]
     out.extend(f"input: {p}" for p in r.input_problems)

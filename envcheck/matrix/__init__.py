@@ -20,6 +20,7 @@ from envcheck.matrix.rows import (
     ArchFloor,
     Architecture,
     Build,
+    BuildRoute,
     Companion,
     CondaAbsent,
     CondaPackage,
@@ -30,6 +31,7 @@ from envcheck.matrix.rows import (
     GpuModel,
     KerasPin,
     KerasRelease,
+    LibraryLoader,
     MinorCompat,
     NvidiaPin,
     Origin,
@@ -88,6 +90,8 @@ class Matrix:
     keras_releases: tuple[KerasRelease, ...] = ()
     keras_pins: tuple[KerasPin, ...] = ()
     nvidia_pins: tuple[NvidiaPin, ...] = ()
+    library_loaders: tuple[LibraryLoader, ...] = ()
+    build_routes: tuple[BuildRoute, ...] = ()
     conda_packages: tuple[CondaPackage, ...] = ()
     conda_absent: tuple[CondaAbsent, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)

@@ -16,6 +16,7 @@ from envcheck.matrix.rows import (
     ArchFloor,
     Architecture,
     Build,
+    BuildRoute,
     Companion,
     CondaAbsent,
     CondaPackage,
@@ -26,6 +27,7 @@ from envcheck.matrix.rows import (
     GpuModel,
     KerasPin,
     KerasRelease,
+    LibraryLoader,
     MinorCompat,
     NvidiaPin,
     Origin,
@@ -479,6 +481,41 @@ def read_framework(
                 origin=r.origin(),
             )
 
+        def loader(r: RowReader) -> LibraryLoader:
+            platforms = r.strings("platforms", required=True)
+            for p in platforms:
+                if p not in PLATFORMS:
+                    r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+            search = r.string("search")
+            if search not in LOADER_SEARCHES:
+                r.fail("search", f"unknown search {search!r} (known: {', '.join(LOADER_SEARCHES)})")
+            return LibraryLoader(
+                framework=name,
+                versions=r.specifier("versions"),
+                platforms=platforms,
+                search=search,
+                origin=r.origin(),
+            )
+
+        def route(r: RowReader) -> BuildRoute:
+            platforms = r.strings("platforms", required=True)
+            for p in platforms:
+                if p not in PLATFORMS:
+                    r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+            index = r.url("index_url")
+            if index is None:
+                r.fail("index_url", "is required")
+            return BuildRoute(
+                framework=name,
+                versions=r.specifier("versions"),
+                package=r.string("package"),
+                index_url=index or "",
+                platforms=platforms,
+                python=r.python_versions("python"),
+                min_compute_capability=r.cc("min_compute_capability", example="8.0"),
+                origin=r.origin(),
+            )
+
         def nvidia_pin(r: RowReader) -> NvidiaPin:
             versions = r.strings("versions", required=True)
             if not versions:
@@ -510,6 +547,7 @@ def read_framework(
             tables += ("companion", "arch_floor")
         if name in NVIDIA_PIN_FILES:
             tables += ("nvidia_pin",)
+        tables += ("loader", "route")
         _unknown_tables(doc, file, text, tables)
         out: dict[str, Any] = {"builds": _rows(file, text, doc, "build", build)}
         if name == "torch":
@@ -517,6 +555,8 @@ def read_framework(
             out["arch_floors"] = _rows(file, text, doc, "arch_floor", arch_floor)
         if name in NVIDIA_PIN_FILES:
             out["nvidia_pins"] = _rows(file, text, doc, "nvidia_pin", nvidia_pin)
+        out["library_loaders"] = _rows(file, text, doc, "loader", loader)
+        out["build_routes"] = _rows(file, text, doc, "route", route)
         return out
 
     return read
@@ -554,6 +594,8 @@ def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
 
 # Framework files that may hold [[nvidia_pin]] rows (wheel Requires-Dist pins).
 NVIDIA_PIN_FILES = ("torch", "tensorflow")
+LOADER_SEARCHES = ("path",)
+"""``[[loader]]`` searches: ``path`` = the OS search order only (see ``LibraryLoader``)."""
 
 PLATFORMS = (
     "linux-x86_64",

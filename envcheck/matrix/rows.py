@@ -177,6 +177,40 @@ class ArchFloor:
 
 
 @record
+class LibraryLoader:
+    """How a range of a framework's releases finds the CUDA and cuDNN libraries it
+    loads on some platforms: ``search = "path"`` means by bare file name through the
+    operating system's search order only (native Windows: the DLL directories and
+    ``PATH``), so the directories of pip's ``nvidia-*`` wheels are never searched and
+    the libraries must come from a CUDA/cuDNN install on ``PATH`` or from conda."""
+
+    framework: str
+    versions: str
+    """PEP 440 specifier of the releases."""
+    platforms: tuple[str, ...]
+    search: str
+    origin: Origin
+
+
+@record
+class BuildRoute:
+    """Another package that runs a range of a framework's releases where their own
+    builds cannot (NVIDIA's ``nvidia-tensorflow`` for TensorFlow 1.15 on GPUs newer
+    than its CUDA 10 libraries), and the index that serves it."""
+
+    framework: str
+    versions: str
+    """PEP 440 specifier of the releases the route replaces."""
+    package: str
+    index_url: str
+    platforms: tuple[str, ...]
+    python: tuple[str, ...]
+    min_compute_capability: ComputeCapability
+    """The GPUs (this capability and newer) the route is for."""
+    origin: Origin
+
+
+@record
 class Companion:
     version: str
     torchvision: Optional[str]

@@ -225,6 +225,16 @@ def _check_floor(matrix: Matrix, floor: ArchFloor) -> None:
             )
 
 
+def _check_covers(matrix: Matrix, framework: str, versions: str, origin: Origin, what: str) -> None:
+    """A ``[[loader]]`` or ``[[route]]`` row names releases the framework's builds have."""
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(versions)
+    builds = matrix.builds.get(framework, ())
+    if builds and not any(spec.contains(v, prereleases=True) for b in builds for v in b.versions):
+        _fail(origin, f"{what} {versions}: no {framework} build")
+
+
 def _check_pairings(matrix: Matrix) -> None:
     torch = {v for b in matrix.builds.get("torch", ()) for v in b.versions}
     if torch:
@@ -233,6 +243,10 @@ def _check_pairings(matrix: Matrix) -> None:
                 _fail(comp.origin, f"companion row for torch {comp.version}: no torch build")
     for floor in matrix.arch_floors:
         _check_floor(matrix, floor)
+    for loader in matrix.library_loaders:
+        _check_covers(matrix, loader.framework, loader.versions, loader.origin, "loader")
+    for route in matrix.build_routes:
+        _check_covers(matrix, route.framework, route.versions, route.origin, "route")
     tensorflow = {v for b in matrix.builds.get("tensorflow", ()) for v in b.versions}
     if tensorflow:
         for pin in matrix.keras_pins:

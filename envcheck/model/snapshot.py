@@ -26,6 +26,9 @@ SCHEMA = "envcheck.snapshot/1"
 SCHEMA_PREFIX = "envcheck.snapshot/"
 SCHEMA_VERSION = 1
 UNKNOWN_KEY_PROBE = "snapshot"
+UNREADABLE_VALUE_PROBE = "snapshot-value"
+"""Probe name of a snapshot value the flag parser would refuse (``"driver": {"version":
+"abc"}``): the value is dropped (unknown) and the doctor says so."""
 """The probe name under which keys a snapshot file had but envcheck does not
 know are reported."""
 
@@ -272,11 +275,22 @@ class Framework(_Model):
 class ProbeError(_Model):
     probe: Optional[str] = None
     message: Optional[str] = None
+    detail: Optional[str] = None
+    """The last lines a failed child process wrote to stderr (a traceback's end),
+    bounded; None when there is nothing more than the message."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("probe", str),
         ("message", str),
+        ("detail", str),
     )
+
+    def to_json(self) -> dict[str, Any]:
+        # ``detail`` only where there is one: most errors are one line.
+        data = dump_fields(self)
+        if data.get("detail") is None:
+            del data["detail"]
+        return data
 
 
 @record
@@ -379,10 +393,62 @@ class Snapshot(_Model):
                 data = {**data, required_object: {}}
         check_sizes(data)
         fields = {k: v for k, v in data.items() if k != "schema"}
-        snapshot = load_fields(cls, fields, path)
+        snapshot = _unreadable_values(load_fields(cls, fields, path))
         unknown = unknown_keys(cls, fields)
         if not unknown:
             return snapshot
         # Kept as probe errors so every consumer (doctor, fleet) reports them.
         notes = tuple(ProbeError(UNKNOWN_KEY_PROBE, line) for line in unknown[:20])
         return replace(snapshot, errors=snapshot.errors + notes)
+
+
+def _unreadable_values(snapshot: Snapshot) -> Snapshot:
+    """The snapshot with values ``--driver``/``--gpu`` would refuse made unknown, each
+    recorded as an ``UNREADABLE_VALUE_PROBE`` error naming its JSON path.
+
+    Refusing the file would also refuse snapshots envcheck wrote on a machine whose
+    nvidia-smi printed something odd; dropping the value silently gave "no errors
+    found" on a driver nobody could read (issue 26).
+    """
+    from envcheck.model.versions import (
+        parse_compute_capability,
+        parse_cuda_version,
+        parse_driver_version,
+    )
+
+    notes: list[ProbeError] = []
+
+    def readable(where: str, value: Optional[str], parse: Any, what: str) -> Optional[str]:
+        if value is None or parse(value) is not None:
+            return value
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        notes.append(
+            ProbeError(
+                UNREADABLE_VALUE_PROBE, f"{where} {shown!r} is not {what}; treated as unknown"
+            )
+        )
+        return None
+
+    d = snapshot.driver
+    driver = replace(
+        d,
+        version=readable("driver.version", d.version, parse_driver_version, "a driver version"),
+        cuda_version=readable(
+            "driver.cuda_version", d.cuda_version, parse_cuda_version, "a CUDA version"
+        ),
+    )
+    gpus = tuple(
+        replace(
+            g,
+            compute_capability=readable(
+                f"gpus[{i}].compute_capability",
+                g.compute_capability,
+                parse_compute_capability,
+                "a compute capability",
+            ),
+        )
+        for i, g in enumerate(snapshot.gpus)
+    )
+    if not notes:
+        return snapshot
+    return replace(snapshot, driver=driver, gpus=gpus, errors=snapshot.errors + tuple(notes[:20]))

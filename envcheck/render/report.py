@@ -17,20 +17,31 @@ it print "?" instead of crashing (PYTHONIOENCODING=ascii)."""
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def summary_line(report: Report) -> str:
+def summary_line(report: Report, strict: bool = False) -> str:
+    """The last line: the verdict the exit code gives (``strict``: warnings fail
+    too), the counts, and how many findings were ignored."""
     e, w, i = (report.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
-    verdict = "GPU stack has problems" if e else "no errors found"
+    if e:
+        verdict = "GPU stack has problems"
+    elif strict and w:
+        verdict = "warnings found (--strict fails on them)"
+    else:
+        verdict = "no errors found"
+    ignored = f", {len(report.ignored)} ignored" if report.ignore else ""
     return (
         f"{verdict}: {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, "
-        f"{i} note{'s' * (i != 1)} (matrix {report.matrix_version})"
+        f"{i} note{'s' * (i != 1)}{ignored} (matrix {report.matrix_version})"
     )
 
 
-def render_report_text(report: Report, console: Any, matrix: Any = None) -> None:
+def render_report_text(
+    report: Report, console: Any, matrix: Any = None, strict: bool = False
+) -> None:
     """The doctor report on a rich Console or a ``PlainConsole``; with the
-    ``matrix``, a GPU without a reported CC gets it from its name."""
+    ``matrix``, a GPU without a reported CC gets it from its name; ``strict``:
+    the summary says that warnings fail."""
     from envcheck.render.blocks import Line, emit
-    from envcheck.render.text import matrix_gpu_lookup, snapshot_sections
+    from envcheck.render.text import matrix_gpu_lookup, snapshot_sections, stderr_tail_block
 
     lookup = matrix_gpu_lookup(matrix) if matrix is not None else None
     for section in snapshot_sections(report.snapshot, lookup):
@@ -51,6 +62,9 @@ def render_report_text(report: Report, console: Any, matrix: Any = None) -> None
             if summary:
                 line.append(f"  {summary}")
             emit(console, line)
+            tail = result.get("stderr_tail")
+            if tail:
+                emit(console, stderr_tail_block(str(result.get("framework", "?")), tail))
         emit(console, "")
     emit(console, Line.of("Findings", "bold italic"))
     if not report.findings:
@@ -58,8 +72,18 @@ def render_report_text(report: Report, console: Any, matrix: Any = None) -> None
     for f in report.findings:
         _render_finding(f, console)
     emit(console, "")
-    style = "bold red" if report.count(Severity.ERROR) else "bold green"
-    emit(console, Line.of(summary_line(report), style), soft_wrap=True)
+    if report.ignore:
+        emit(console, Line.of("Ignored (--ignore, [tool.envcheck.doctor])", "bold italic"))
+        for f in report.ignored:
+            line = Line.of(f"  {_LABEL[f.severity]:<5}", "dim")
+            line.append(f" {f.title}  [{f.id}]", "dim")
+            emit(console, line, soft_wrap=True)
+        for missing in report.ignore_unmatched:
+            emit(console, Line.of(f"  {missing}: no such finding in this report", "dim"))
+        emit(console, "")
+    failed = report.failed(strict)
+    style = "bold red" if failed else "bold green"
+    emit(console, Line.of(summary_line(report, strict), style), soft_wrap=True)
 
 
 def _render_finding(f: Finding, console: Any) -> None:
@@ -89,11 +113,11 @@ def _render_finding(f: Finding, console: Any) -> None:
         say(f"        source: {src}", "dim")
 
 
-def render_report_markdown(report: Report) -> str:
+def render_report_markdown(report: Report, strict: bool = False) -> str:
     """A markdown report for pasting into an issue (plain string, no rich)."""
     s = report.snapshot
     out = ["## envcheck doctor report", ""]
-    out.append(f"**{summary_line(report)}**")
+    out.append(f"**{summary_line(report, strict)}**")
     out.append("")
     out.append("| | |")
     out.append("|---|---|")
@@ -141,6 +165,12 @@ def render_report_markdown(report: Report) -> str:
                 out.append(f"  - fix: {_md(f.fix)}")
         for src in f.sources:
             out.append(f"  - source: <{src}>")
+    if report.ignore:
+        out.append("")
+        out.append("### Ignored")
+        out.append("")
+        out.extend(f"- {_LABEL[f.severity]} {_md(f.title)} (`{f.id}`)" for f in report.ignored)
+        out.extend(f"- `{_md(i)}`: no such finding" for i in report.ignore_unmatched)
     out.append("")
     return "\n".join(out)
 

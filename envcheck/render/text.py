@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from envcheck.render.blocks import Table, emit
+from envcheck.render.blocks import Block, Table, emit
 
 if TYPE_CHECKING:
     from envcheck.model.snapshot import Gpu, Snapshot
@@ -53,11 +53,11 @@ def _gpu_cc_arch(gpu: Gpu, lookup: Optional[GpuLookup]) -> tuple[Optional[str], 
     return cc or f"{found[0]} (by name)", arch or f"{found[1]} (by name)"
 
 
-def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None) -> list[Table]:
+def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None) -> list[Block]:
     """The tables describing a snapshot, in reading order."""
     p, py, d = snapshot.platform, snapshot.python, snapshot.driver
     distro = " ".join(x for x in (p.distro, p.distro_version) if x) or None
-    sections: list[Table] = [
+    sections: list[Block] = [
         _kv_table(
             "System",
             [
@@ -157,7 +157,19 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
                 [[e.probe, e.message] for e in snapshot.errors],
             )
         )
+        sections.extend(
+            stderr_tail_block(f"{e.probe} probe", e.detail) for e in snapshot.errors if e.detail
+        )
     return sections
+
+
+def stderr_tail_block(label: str, tail: str) -> str:
+    """A failed child's stderr tail, indented under a label (plain text: markup
+    is off on every console, so brackets in a traceback stay as they are)."""
+    lines = tail.splitlines()
+    return "\n".join(
+        [f"  {label}: end of stderr ({len(lines)} lines)"] + [f"    {x}" for x in lines]
+    )
 
 
 # nvidia/cuda container images set NVIDIA_REQUIRE_CUDA to a list of ~2 000 characters;

@@ -9,6 +9,8 @@ import json
 import shlex
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.resolve.shell import join_argv
+
 if TYPE_CHECKING:
     from envcheck.matrix.rows import CondaPackage
     from envcheck.model.versions import CudaVersion
@@ -108,7 +110,7 @@ def emit_pip(plan: Plan, pip: str = "pip") -> str:
             argv += ["--index-url", index]
         for page in _find_links(picks):
             argv += ["--find-links", page]
-        lines.append(" ".join(shlex.quote(a) for a in argv))
+        lines.append(join_argv(argv, plan.target.os))
     return "\n".join(lines) + "\n"
 
 
@@ -290,9 +292,9 @@ def emit_conda(plan: Plan, name: str = DEFAULT_ENV_NAME, facts: Optional[CondaFa
     channel, specs, pip, notes = conda_layout(plan, facts)
     lines = [_header(plan)] + [f"# {n}" for n in notes]
     argv = ["conda", "create", "-n", name, "-c", channel, "--override-channels", *specs]
-    lines.append(" ".join(shlex.quote(a) for a in argv))
+    lines.append(join_argv(argv, plan.target.os))
     if pip:
-        lines.append(f"conda activate {shlex.quote(name)}")
+        lines.append(join_argv(["conda", "activate", name], plan.target.os))
         sub = sub_plan(plan, pip)
         lines += emit_pip(sub).splitlines()[1:]
     return "\n".join(lines) + "\n"

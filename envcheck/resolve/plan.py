@@ -219,8 +219,11 @@ def parse_requests(requirements: Iterable[str]) -> tuple[_Request, ...]:
         name = names.canonical(req.name)
         framework = names.framework_of(name) or (name if names.companion_of(name) else None)
         if framework is None:
-            known = ", ".join(n for n in names.known_names() if n != "tf")
-            raise PlanInputError(f"envcheck cannot plan {req.name!r}; it plans: {known}")
+            plannable = [n for n in names.known_names() if n != "tf"]
+            hint = names.did_you_mean(req.name, plannable)
+            raise PlanInputError(
+                f"cannot plan {req.name[:80]!r}{hint}; envcheck plans: {', '.join(plannable)}"
+            )
         if framework in out:
             raise PlanInputError(f"{framework} requested twice ({out[framework].name}, {name})")
         out[framework] = _Request(framework, name, req)
@@ -450,6 +453,9 @@ def plan(
 
     # Every framework: the candidates that run here, best first.
     runnable: dict[str, list[_Candidate]] = {}
+    # The same, before the companions' pairings rule any out (what a plan without
+    # torchvision/torchaudio would pick from): a plan held back by them says so.
+    runnable_any: dict[str, list[_Candidate]] = {}
     for req in mains:
         found = _candidates(req, target, matrix, allow_cpu)
         if not found and (
@@ -466,6 +472,7 @@ def plan(
         allowed_ids = {id(c) for c in allowed}
         cpu = [c for c in found if c.build.cpu_only and id(c) in allowed_ids]
         ok = [c for c in allowed if not _blockers(c, req.framework, ctx)]
+        runnable_any[req.framework] = [c for c in allowed if not c.blockers]
         ok.sort(key=lambda c: _rank(c, target, req.name), reverse=True)
         if not ok:
             why = _explain_block(req, gpu, cpu, ctx, allow_cpu)
@@ -528,6 +535,10 @@ def plan(
             warnings.append(unconfirmed)
         if req.framework == "torch":
             picks.extend(_companion_picks(c, ctx, decisions))
+            held = _held_for_companions(c, runnable_any.get(req.framework, ()), ctx)
+            if held is not None:
+                warnings.append(held.message)
+                decisions.append(Decision("torch", held.message, held.sources))
 
     if keras is not None:
         got = _plan_keras(keras, chosen, target, matrix)
@@ -653,6 +664,54 @@ def _unpinned(req: _Request) -> Pick:
     r = req.requirement
     extra = ",".join(sorted(r.extras)) or None
     return Pick(req.framework, r.name, None, extra=extra, specifier=str(r.specifier))
+
+
+def _held_for_companions(
+    chosen: _Candidate, free: Sequence[_Candidate], ctx: _Ctx
+) -> Optional[Blocker]:
+    """Why the plan holds torch at ``chosen`` although a newer release runs on the
+    target (``free``: the runnable builds before companion pairings are applied):
+    which companion, and which pairing the matrix lacks or rules out. None when
+    nothing newer runs."""
+    from packaging.version import InvalidVersion, Version
+
+    def key(v: str) -> Any:
+        try:
+            return Version(v)
+        except InvalidVersion:
+            return Version("0")
+
+    newer = sorted(
+        {c.version for c in free if key(c.version) > key(chosen.version)}, key=key, reverse=True
+    )
+    if not newer:
+        return None
+    missing: dict[str, list[str]] = {}
+    sources: list[str] = []
+    for version in newer:
+        row = ctx.matrix.companion(version)
+        for name in ctx.companions:
+            if row is None or getattr(row, name) is None:
+                missing.setdefault(name, []).append(version)
+            elif row.origin.cite() not in sources:
+                sources.append(row.origin.cite())
+    # The companions that rule out the release just above the pick hold it back; a
+    # release ruled out only by the user's own companion specifier is their choice.
+    holding = [name for name, versions in missing.items() if newer[-1] in versions]
+    if not holding:
+        return None
+    why = "; ".join(
+        f"the matrix records no {name} release paired with torch "
+        + (versions[0] if len(versions) == 1 else f"{versions[-1]} to {versions[0]}")
+        for name, versions in missing.items()
+    )
+    held = " and ".join(holding)
+    return Blocker(
+        COMPANION,
+        f"torch held at {chosen.version} for {held}: torch {newer[0]} runs on the target, "
+        f"but {why} (a plan for torch alone gives torch {newer[0]})",
+        tuple(sources[:1]),
+    )
 
 
 def _companion_picks(c: _Candidate, ctx: _Ctx, decisions: list[Decision]) -> list[Pick]:

@@ -15,7 +15,7 @@ from envcheck.compat import judge as J
 from envcheck.compat.candidate import candidates_for_installed
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.rules._facts import fw_label, target_of
-from envcheck.rules._fix import install_fix
+from envcheck.rules._fix import install_fix, route_fix
 from envcheck.rules.driver import DRIVER_DOWNLOAD
 
 if TYPE_CHECKING:
@@ -129,7 +129,9 @@ def _finding(
             f"Upgrade the NVIDIA driver to {need.raw if need else 'a newer branch'} or newer: "
             f"{DRIVER_DOWNLOAD}"
         )
-        alt = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
+        alt = install_fix(
+            fw.name or "", target, matrix, snapshot.packages, fw.version, fw.package or fw.name
+        )
         if alt:
             fix += f"\nOr install a build that runs on this driver:\n  {alt}"
     elif reason.code == J.DRIVER_MINOR_COMPAT:
@@ -144,13 +146,22 @@ def _finding(
             f"{reason.subject or 'a newer branch'} to be safe."
         )
     elif reason.code == J.GPU_ARCH and blocking:
-        alt = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
-        fix = (
-            f"Install a build compiled for this GPU:\n  {alt}"
-            if alt
-            else "No build in the matrix runs on this GPU with this driver; "
-            f"see `envcheck plan {fw.name} --explain`."
+        alt = install_fix(
+            fw.name or "", target, matrix, snapshot.packages, fw.version, fw.package or fw.name
         )
+        route = route_fix(fw.name or "", fw.version, target, matrix, fw.package or fw.name or "")
+        if route:
+            # The matrix's route keeps the user's release running on this GPU.
+            fix = f"Install the build that runs this release on this GPU:\n  {route}"
+            if alt:
+                fix += f"\nOr move to a newer release built for it:\n  {alt}"
+        elif alt:
+            fix = f"Install a build compiled for this GPU:\n  {alt}"
+        else:
+            fix = (
+                "No build in the matrix runs on this GPU with this driver; "
+                f"see `envcheck plan {fw.name} --explain`."
+            )
     elif reason.code == J.GPU_ARCH_PTX:
         fix = (
             "Expect a slow first start while kernels compile; install a build with native "

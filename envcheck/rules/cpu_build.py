@@ -40,7 +40,9 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if fw.name == "tensorflow" and snapshot.platform.os == "windows":
             continue  # native Windows TensorFlow: the platform rule explains it
-        fix = install_fix(fw.name or "", target, matrix, snapshot.packages, fw.version)
+        fix = install_fix(
+            fw.name or "", target, matrix, snapshot.packages, fw.version, fw.package or fw.name
+        )
         if not nvidia:
             title = (
                 f"{fw_label(fw)} is a CPU-only build: it cannot use an NVIDIA GPU "
@@ -64,8 +66,7 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 f"gpus = {len(snapshot.gpus)}, driver = {snapshot.driver.version or '?'}",
             ),
             fix=(
-                f"Replace it with a CUDA build:\n  pip uninstall -y {fw.package or fw.name}"
-                f"\n  {fix}"
+                f"Replace it with a CUDA build:\n  {fix}"
                 if fix
                 else f"Replace {fw.package or fw.name} with a CUDA build "
                 f"(see `envcheck plan {fw.name}`)."

@@ -1,4 +1,11 @@
-"""Environment variables that hide GPUs from CUDA or from the container runtime."""
+"""Environment variables that hide GPUs from CUDA or from the container runtime.
+
+On a machine where detection found no NVIDIA GPU and no driver (``nvidia()``
+is False: observed absent, not unknown), a hiding variable hides nothing: CPU
+CI images set ``CUDA_VISIBLE_DEVICES=`` or ``-1`` on purpose. There each
+finding is information; with a GPU or a driver present, or when that is not
+known (a hand-written snapshot), it keeps its severity.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +27,13 @@ def _visible_entries(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+CPU_ONLY_NOTE = "no NVIDIA GPU or driver was found on this machine, so it hides nothing here"
+CPU_ONLY_TIP = "Nothing to do on a CPU-only machine; unset it where a GPU should be used."
+
+
 def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     env = snapshot.env
+    cpu_only = snapshot.nvidia() is False
     value = env.get("CUDA_VISIBLE_DEVICES")
     if value is not None:
         entries = _visible_entries(value)
@@ -47,7 +59,16 @@ def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Findin
             # Neither an index nor a UUID (-1's siblings: none, void, NoDevFiles, a
             # typo): CUDA's parser stops at it and exposes no device at all.
             hides_all, reason = True, f"{first!r} is neither a device index nor a GPU UUID"
-        if hides_all:
+        if hides_all and cpu_only:
+            yield Finding(
+                CUDA_VISIBLE_DEVICES_HIDES,
+                Category.ENV_VAR_HIDES_GPU,
+                Severity.INFO,
+                f"CUDA_VISIBLE_DEVICES would hide every GPU ({reason})",
+                evidence=(f"CUDA_VISIBLE_DEVICES={value!r}", CPU_ONLY_NOTE),
+                fix=CPU_ONLY_TIP,
+            )
+        elif hides_all:
             yield Finding(
                 CUDA_VISIBLE_DEVICES_HIDES,
                 Category.ENV_VAR_HIDES_GPU,
@@ -58,13 +79,19 @@ def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Findin
             )
     nvd = env.get("NVIDIA_VISIBLE_DEVICES")
     if nvd is not None and nvd.strip().lower() in ("none", "void", ""):
+        if cpu_only:
+            severity = Severity.INFO
+        else:
+            severity = Severity.ERROR if not snapshot.gpus else Severity.WARNING
         yield Finding(
             NVIDIA_VISIBLE_DEVICES_NONE,
             Category.ENV_VAR_HIDES_GPU,
-            Severity.ERROR if not snapshot.gpus else Severity.WARNING,
+            severity,
             f"NVIDIA_VISIBLE_DEVICES={nvd!r} asks the container runtime for no GPU",
-            evidence=(f"NVIDIA_VISIBLE_DEVICES={nvd!r}",),
-            fix="Start the container with NVIDIA_VISIBLE_DEVICES=all (or --gpus all).",
+            evidence=(f"NVIDIA_VISIBLE_DEVICES={nvd!r}",) + ((CPU_ONLY_NOTE,) if cpu_only else ()),
+            fix=CPU_ONLY_TIP
+            if cpu_only
+            else "Start the container with NVIDIA_VISIBLE_DEVICES=all (or --gpus all).",
         )
     caps = env.get("NVIDIA_DRIVER_CAPABILITIES")
     if caps is not None:
@@ -73,9 +100,12 @@ def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Findin
             yield Finding(
                 NVIDIA_CAPABILITIES_NO_COMPUTE,
                 Category.ENV_VAR_HIDES_GPU,
-                Severity.WARNING,
+                Severity.INFO if cpu_only else Severity.WARNING,
                 "NVIDIA_DRIVER_CAPABILITIES lacks 'compute': CUDA libraries are not "
                 "mounted into the container",
-                evidence=(f"NVIDIA_DRIVER_CAPABILITIES={caps!r}",),
-                fix="Set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all).",
+                evidence=(f"NVIDIA_DRIVER_CAPABILITIES={caps!r}",)
+                + ((CPU_ONLY_NOTE,) if cpu_only else ()),
+                fix=CPU_ONLY_TIP
+                if cpu_only
+                else "Set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all).",
             )

@@ -16,6 +16,7 @@ from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE, Library
 from envcheck.model.versions import CudaVersion, parse_cuda_version
 from envcheck.rules._facts import framework_cuda, fw_label, matched_build
+from envcheck.rules._fix import libraries_fix, reinstall_fix
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -121,7 +122,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             continue
         if need_major in unloadable:
             judged.add(need_major)
-            yield _cudnn_not_loaded(need_major, cudnns, fw, snapshot)
+            yield _cudnn_not_loaded(need_major, cudnns, fw, snapshot, matrix)
             continue
         same = [lib for lib in cudnns if _major(lib.version) == need_major]
         if fw.name != "torch" and not same and not _bundles(fw, snapshot, matrix):
@@ -138,7 +139,7 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                         f"{fw.name} was built with cuDNN {need}",
                         *(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns),
                     ),
-                    fix=_cudnn_fix(fw, need_major, snapshot),
+                    fix=_cudnn_fix(fw, need, snapshot, matrix),
                 )
             elif _libraries_observed(snapshot):
                 yield Finding(
@@ -148,16 +149,20 @@ def check_cudnn(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     f"{fw_label(fw)} needs cuDNN {need_major}.x but no cuDNN was found",
                     framework=fw.name,
                     evidence=(f"{fw.name} was built with cuDNN {need}", "libraries: no cudnn"),
-                    fix=_cudnn_fix(fw, need_major, snapshot),
+                    fix=_cudnn_fix(fw, need, snapshot, matrix),
                 )
             continue
         yield from _older_cudnn(fw, need, cudnns, snapshot, matrix)
     for major in sorted(m for m in unloadable if m is not None and m not in judged):
-        yield _cudnn_not_loaded(major, cudnns, None, snapshot)
+        yield _cudnn_not_loaded(major, cudnns, None, snapshot, matrix)
 
 
 def _cudnn_not_loaded(
-    major: int, cudnns: list[Library], fw: Optional[Framework], snapshot: Snapshot
+    major: int,
+    cudnns: list[Library],
+    fw: Optional[Framework],
+    snapshot: Snapshot,
+    matrix: Matrix,
 ) -> Finding:
     """A process could not open a cuDNN of ``major`` (a fact from its own message):
     for that run it is absent, whatever the libraries probe found. What is installed
@@ -168,11 +173,10 @@ def _cudnn_not_loaded(
     others = sorted({lib.version or "" for lib in cudnns if _major(lib.version) != major})
     listed = tuple(f"cudnn {lib.version} at {lib.path} ({lib.source})" for lib in cudnns)
     fix = (
-        _cudnn_fix(fw, major, snapshot)
+        _cudnn_fix(fw, _needed_cudnn(fw, snapshot, matrix) or str(major), snapshot, matrix)
         if fw is not None
-        else f"Install cuDNN {major} (the nvidia-cudnn-cuXX wheel of your CUDA major, version "
-        f"{major}.x, or your distribution's libcudnn{major} package) and make sure "
-        "its directory is on the loader path."
+        else f"Install cuDNN {major}.x for the CUDA major of the program that loads it, and "
+        "make sure its directory is on the loader path."
     )
     if same:
         where = next((lib.path for lib in same if lib.path), None)
@@ -238,7 +242,7 @@ def _older_cudnn(
     ]
     loaded = next((lib for lib in cudnns if lib.source == FROM_MESSAGE), None)
     if loaded is not None and _older(loaded, need):
-        yield _cudnn_older_finding(fw, need, loaded, "the process loaded", newer, snapshot)
+        yield _cudnn_older_finding(fw, need, loaded, "the process loaded", newer, snapshot, matrix)
         return
     first_on_path = next((lib for lib in cudnns if lib.source == "LD_LIBRARY_PATH"), None)
     if first_on_path is not None and _older(first_on_path, need):
@@ -263,7 +267,9 @@ def _older_cudnn(
     if fw.name == "torch" or _bundles(fw, snapshot, matrix) or not same:
         return
     if not newer and all(_older(lib, need) for lib in same):
-        yield _cudnn_older_finding(fw, need, same[0], "the only installed cuDNN is", [], snapshot)
+        yield _cudnn_older_finding(
+            fw, need, same[0], "the only installed cuDNN is", [], snapshot, matrix
+        )
         return
     older = [lib for lib in same if _older(lib, need)]
     if older and newer and first_on_path is None:
@@ -293,6 +299,7 @@ def _cudnn_older_finding(
     how: str,
     newer: list[Library],
     snapshot: Snapshot,
+    matrix: Matrix,
 ) -> Finding:
     # TensorFlow and JAX refuse an older minor; other frameworks may run until a
     # call needs a newer cuDNN function.
@@ -313,7 +320,7 @@ def _cudnn_older_finding(
         )
         fix = f"{drop} so the cuDNN {newer[0].version} at {newer[0].path} is loaded."
     else:
-        fix = _cudnn_upgrade(fw, need, snapshot)
+        fix = "Upgrade cuDNN: " + _cudnn_fix(fw, need, snapshot, matrix)
     return Finding(
         CUDNN_OLDER,
         Category.CUDNN_MISMATCH,
@@ -331,32 +338,10 @@ def _dirname(path: Optional[str]) -> str:
     return path.rsplit("/", 1)[0] if "/" in path else path
 
 
-def _cudnn_fix(fw: Framework, major: int, snapshot: Snapshot) -> str:
-    cuda_major = _major(fw.cuda_version) or 12
-    if snapshot.python.env_kind == "conda":
-        return f"conda install -c conda-forge 'cudnn>={major},<{major + 1}'"
-    if fw.name == "tensorflow" and major >= 8 and cuda_major >= 12:
-        return (
-            f"pip install 'tensorflow[and-cuda]=={fw.version}' "
-            "(installs the matching nvidia-cudnn wheel)"
-        )
-    return f"pip install 'nvidia-cudnn-cu{cuda_major}>={major},<{major + 1}'"
-
-
-def _cudnn_upgrade(fw: Framework, need: str, snapshot: Snapshot) -> str:
-    """How to get a cuDNN of ``need``'s major at least as new as ``need``."""
-    major = _major(need) or 0
-    spec = f"'cudnn>={need},<{major + 1}'"
-    if snapshot.python.env_kind == "conda":
-        return f"Upgrade cuDNN: conda install -c conda-forge {spec}"
-    cuda_major = _major(fw.cuda_version)
-    if major >= 8 and cuda_major is not None:
-        return f"Upgrade cuDNN: pip install 'nvidia-cudnn-cu{cuda_major}>={need},<{major + 1}'"
-    return (
-        f"Upgrade cuDNN to {need} or a newer {major}.x (the nvidia-cudnn-cuXX wheel of your "
-        "CUDA major, your distribution's libcudnn package, or NVIDIA's cuDNN archive) and "
-        "put it first on the loader path."
-    )
+def _cudnn_fix(fw: Framework, need: str, snapshot: Snapshot, matrix: Matrix) -> str:
+    """How ``fw`` gets a cuDNN of ``need``'s major, at least ``need``: the resolver's
+    commands for this target (``envcheck.resolve.fix.supply_libraries``)."""
+    return libraries_fix(fw, snapshot, matrix, cudnn=need, cudnn_only=True)
 
 
 def _runtime_key(cuda: CudaVersion, matrix: Matrix) -> tuple[int, ...]:
@@ -371,25 +356,22 @@ def _runtime_key(cuda: CudaVersion, matrix: Matrix) -> tuple[int, ...]:
 def _runtime_fix(
     fw: Optional[Framework], cuda: CudaVersion, snapshot: Snapshot, matrix: Matrix
 ) -> str:
-    if _runtime_key(cuda, matrix) == (cuda.major,):
-        if snapshot.python.env_kind == "conda":
-            return f"conda install -c conda-forge cuda-version={cuda} cuda-runtime"
-        return (
-            f"Install the CUDA {cuda} toolkit, or the runtime wheels: "
-            f"pip install nvidia-cuda-runtime-cu{cuda.major} nvidia-cublas-cu{cuda.major}"
-        )
+    """How ``fw`` gets the CUDA ``cuda`` runtime it loads: a build that brings its
+    CUDA libraries as pip dependencies is reinstalled with them; one that loads
+    them from the system gets them as the resolver plans for this target."""
+    if fw is not None and _bundles(fw, snapshot, matrix):
+        fix = reinstall_fix(fw, snapshot, matrix)
+        if fix:
+            return fix
     build = matched_build(fw, snapshot, matrix) if fw is not None else None
     # The matrix's build row is more precise ("7.4") than the framework's own "7".
     cudnn = build.cudnn if build is not None and build.cudnn else None
     if cudnn is None and fw is not None:
         cudnn = fw.cudnn_version
-    major = _major(cudnn)
-    if snapshot.python.env_kind == "conda":
-        spec = f" 'cudnn>={cudnn},<{major + 1}'" if cudnn and major is not None else ""
-        return f"conda install cudatoolkit={cuda}{spec}"
-    path = "PATH" if snapshot.platform.os == "windows" else "LD_LIBRARY_PATH"
-    need_cudnn = f" and a cuDNN {cudnn}+ build for CUDA {cuda}" if cudnn else ""
-    return f"Install the CUDA {cuda} toolkit{need_cudnn}, and put its libraries on {path}"
+    if fw is None:
+        path = "PATH" if snapshot.platform.os == "windows" else "LD_LIBRARY_PATH"
+        return f"Install the CUDA {cuda} toolkit and put its libraries on {path}."
+    return libraries_fix(fw, snapshot, matrix, cudnn=cudnn, cuda=cuda)
 
 
 def _soname_cuda(lib: Library) -> Optional[tuple[int, Optional[int]]]:
@@ -467,6 +449,10 @@ def _runtime_not_loaded(
         )
     if fw is not None or len(key) > 1:
         fix = _runtime_fix(fw, cuda, snapshot, matrix)
+    elif snapshot.platform.os == "windows":
+        # Which program loads it, and so whether its loader searches pip's wheel
+        # directories, is not known (TensorFlow <= 2.10 searches PATH only).
+        fix = f"Install the CUDA {key[0]} toolkit and put its bin directory on {path}."
     else:
         fix = (
             f"Install the CUDA {key[0]} toolkit and put its libraries on {path}, or the "

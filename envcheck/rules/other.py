@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from envcheck.model.finding import Category, Finding, Severity
-from envcheck.model.snapshot import UNKNOWN_KEY_PROBE
+from envcheck.model.snapshot import UNKNOWN_KEY_PROBE, UNREADABLE_VALUE_PROBE
 from envcheck.rules._facts import matched_build
 
 if TYPE_CHECKING:
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 PROBE_FAILED = "probe-failed"
 UNKNOWN_SNAPSHOT_KEY = "snapshot-unknown-key"
+UNREADABLE_SNAPSHOT_VALUE = "snapshot-unreadable-value"
 UNKNOWN_FRAMEWORK_VERSION = "unknown-framework-version"
 CUDA_UNAVAILABLE_REPORTED = "framework-reports-no-cuda"
 
@@ -31,8 +32,19 @@ def check_unknowns(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             fix="Correct the key names (see envcheck/schemas/snapshot-1.schema.json) "
             "or write the snapshot with `envcheck detect --json -o FILE`.",
         )
+    unreadable = [e.message or "" for e in snapshot.errors if e.probe == UNREADABLE_VALUE_PROBE]
+    if unreadable:
+        yield Finding(
+            UNREADABLE_SNAPSHOT_VALUE,
+            Category.OTHER,
+            Severity.WARNING,
+            "The snapshot has values envcheck cannot read; checks that need them were skipped",
+            evidence=tuple(unreadable),
+            fix="Write the value as envcheck's flags take it (driver 535.104.05, CUDA 12.4,"
+            " compute capability 8.9) or write the snapshot with `envcheck detect --json -o FILE`.",
+        )
     for err in snapshot.errors:
-        if err.probe == UNKNOWN_KEY_PROBE:
+        if err.probe in (UNKNOWN_KEY_PROBE, UNREADABLE_VALUE_PROBE):
             continue
         if err.message and "mismatch" in err.message.lower():
             continue  # the NVML mismatch rule explains it

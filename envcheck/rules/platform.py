@@ -9,7 +9,7 @@ from envcheck.model.finding import Category, Finding, Severity
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
-    from envcheck.model.snapshot import Snapshot
+    from envcheck.model.snapshot import Framework, Snapshot
 
 MACOS_NO_CUDA = "macos-no-cuda"
 TF_WINDOWS_NO_GPU = "tensorflow-windows-no-gpu"
@@ -53,9 +53,7 @@ def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     f"TensorFlow {fw.version} has no GPU support on native Windows "
                     "(the last was 2.10)",
                     evidence=("platform.os = windows", f"tensorflow {fw.version}"),
-                    fix="Use WSL2 and `pip install tensorflow[and-cuda]` inside it, or "
-                    "stay on native Windows with: pip install 'tensorflow<2.11' "
-                    "(needs Python <= 3.10, CUDA 11.2, cuDNN 8.1).",
+                    fix=_tf_windows_fix(fw, snapshot, matrix),
                     sources=("https://www.tensorflow.org/install/pip#windows-native",),
                 )
     if p.wsl:
@@ -96,3 +94,18 @@ def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 "run `wsl --shutdown` and reopen the distribution.",
                 sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
             )
+
+
+def _tf_windows_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> str:
+    """Use WSL2, or the resolver's plan for the newest TensorFlow with native Windows
+    GPU builds on this target (with the CUDA/cuDNN its wheel loads from PATH)."""
+    from envcheck.rules._facts import target_of
+    from envcheck.rules._fix import plan_fix
+
+    native = plan_fix(
+        ["tensorflow"], target_of(snapshot, matrix), snapshot, matrix, fw.package or "tensorflow"
+    )
+    wsl = "Use WSL2 (`envcheck plan tensorflow --os wsl` gives the commands there)"
+    if native:
+        return f"{wsl}, or stay on native Windows with the newest GPU release:\n  {native}"
+    return wsl + "."

@@ -63,4 +63,7 @@ def test_options_still_go_through_click(tree: Path) -> None:
 def test_check_with_paths_does_not_import_click(tree: Path) -> None:
     code, clicked, out = entry_in_fresh_process("check", "clean")
     assert (code, clicked) == (0, False)
-    assert out == "envcheck check: 2 files checked, no problems\n"
+    assert out == (
+        "envcheck check: read clean/requirements.txt, clean/environment.yml\n"
+        "envcheck check: 2 files checked, no problems\n"
+    )

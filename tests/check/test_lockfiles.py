@@ -184,6 +184,7 @@ def test_uv_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _check(tmp_path, monkeypatch, {"uv.lock": UV_LOCK})
     assert lines == [
         f"uv.lock:15: EC103 torch==2.8.0+cu118: {NO_CU118_BUILD}",
+        "envcheck check: read uv.lock",
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
@@ -208,6 +209,7 @@ def test_pixi_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _check(tmp_path, monkeypatch, {"pixi.lock": PIXI_LOCK})
     assert lines == [
         f"pixi.lock:13: EC103 torch==2.8.0+cu118: {NO_CU118_BUILD}",
+        "envcheck check: read pixi.lock",
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
@@ -221,6 +223,7 @@ def test_conda_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             "conda-lock.yml:15: EC104 cudatoolkit=11.3.1 gives CUDA 11.3, but pytorch-cuda=11.8"
             " (conda-lock.yml:8) gives CUDA 11.8; one environment has one CUDA runtime"
         ),
+        "envcheck check: read conda-lock.yml",
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
@@ -235,6 +238,7 @@ def test_conda_cuda_pins_that_disagree(tmp_path: Path, monkeypatch: pytest.Monke
             "environment.yml:3: EC104 cudatoolkit=11.3 gives CUDA 11.3, but pytorch-cuda=11.8"
             " (environment.yml:2) gives CUDA 11.8; one environment has one CUDA runtime"
         ),
+        "envcheck check: read environment.yml",
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
@@ -279,6 +283,7 @@ def test_pixi_environments_and_system_requirements(
             " cuda = '11.8' (pixi.toml:7) declares a driver for CUDA 11.8; CUDA 12 needs a"
             " CUDA 12 driver"
         ),
+        "envcheck check: read pixi.toml",
         "envcheck check: 1 file checked, 1 problem",
         "exit 1",
     ]
@@ -293,7 +298,7 @@ def test_pixi_environments_and_system_requirements(
         " [system-requirements] cuda = '12.0' (pixi.toml:7) declares CUDA 12 machines"
     )
     same_major = PIXI.replace("12.4.*", "11.2.*")
-    assert _check(tmp_path, monkeypatch, {"pixi.toml": same_major})[0].endswith("no problems")
+    assert _check(tmp_path, monkeypatch, {"pixi.toml": same_major})[-2].endswith("no problems")
 
 
 @pytest.mark.usefixtures("check_matrix_env")
@@ -333,6 +338,7 @@ def test_malformed_lockfiles_are_one_line_ec001(
     assert lines[2].startswith("uv.lock:1: EC001 invalid TOML: "), lines[2]
     assert [lines[0], *lines[3:]] == [
         "conda-lock.yml:4: EC001 invalid YAML: nested more than 64 deep",
+        "envcheck check: read uv.lock, pixi.lock, conda-lock.yml",
         "envcheck check: 3 files checked, 3 unreadable inputs",
         "exit 2",
     ]

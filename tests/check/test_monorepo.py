@@ -39,9 +39,12 @@ def test_monorepo_projects_are_found_from_the_root(
     code, out, err = run_cli("check")
     assert code == 1, out + err
     lines = out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[0].startswith(EC103)
-    assert lines[1] == "envcheck check: 2 files checked, 1 problem"
+    assert lines[1:] == [
+        "envcheck check: read services/api/requirements.txt, services/web/requirements.txt",
+        "envcheck check: 2 files checked, 1 problem",
+    ]
 
 
 @pytest.mark.usefixtures("check_matrix_env")
@@ -58,7 +61,11 @@ def test_given_files_check_the_projects_they_belong_to(
     assert out.splitlines()[0].startswith(EC103)
     assert out.splitlines()[-1] == "envcheck check: 2 files checked, 1 problem"
     code, out, _ = run_cli("check", "services/web/requirements.txt")
-    assert (code, out) == (0, "envcheck check: 1 file checked, no problems\n")
+    assert code == 0
+    assert out == (
+        "envcheck check: read services/web/requirements.txt\n"
+        "envcheck check: 1 file checked, no problems\n"
+    )
     code, out, _ = run_cli("check", "services")
     assert code == 1
     assert out.splitlines()[-1] == "envcheck check: 3 files checked, 1 problem"
@@ -84,4 +91,7 @@ def test_tool_envcheck_applies_to_every_file_of_its_project(
         "ml/requirements.txt:1: EC106 torch==2.4.0 cannot serve linux/x86_64; sm_120"
         " (declared at ml/pyproject.toml:4)"
     )
-    assert lines[1:] == ["envcheck check: 3 files checked, 1 problem"]
+    assert lines[1:] == [
+        "envcheck check: read ml/requirements.txt, ml/pyproject.toml, other/requirements.txt",
+        "envcheck check: 3 files checked, 1 problem",
+    ]

@@ -112,6 +112,7 @@ def test_tool_pixi_in_a_monorepo_gets_the_pixi_toml_diagnostics(
     shown = "services/sim/pyproject.toml"
     assert lines == [
         f"{shown}:24: " + EC104.format(path=shown),
+        "envcheck check: read services/api/requirements.txt, services/sim/pyproject.toml",
         "envcheck check: 2 files checked, 1 problem",
         "exit 1",
     ]
@@ -135,6 +136,7 @@ def test_malformed_pixi_spec_is_one_line_ec001(
     lines = _check(tmp_path, monkeypatch, {name: text})
     assert lines == [
         f"{name}:25: EC001 invalid conda spec 'pytorch =>2.4': unable to parse version spec: =>2.4",
+        f"envcheck check: read {name}",
         "envcheck check: 1 file checked, 1 unreadable input",
         "exit 2",
     ]

@@ -70,6 +70,7 @@ def test_paths_given_explicitly(monkeypatch: pytest.MonkeyPatch) -> None:
             " (from pytorch-research/requirements.txt:2) has no 2.8.0;"
             " it was published for cu126, cu128, cu129, cpu, rocm6.4"
         ),
+        "envcheck check: read healthy/requirements.txt, healthy/environment.yml, healthy/pyproject.toml, pytorch-research/requirements-dev.txt, pytorch-research/requirements.txt, pytorch-research/pyproject.toml",
         "envcheck check: 6 files checked, 2 problems",
     ]
     assert err == ""
@@ -120,9 +121,22 @@ def test_enormous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("check_matrix_env")
-def test_no_files_is_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_files_is_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing to check is said (EC204), not passed as "no problems"; a warning: exit 0."""
     monkeypatch.chdir(tmp_path)
-    assert tuple(run_cli("check")) == (0, "envcheck check: 0 files checked, no problems\n", "")
+    code, out, err = run_cli("check")
+    assert (code, err) == (0, "")
+    first, summary = out.splitlines()
+    assert first.startswith(".: EC204 warning: no dependency files found")
+    assert summary == "envcheck check: 0 files checked, 1 warning"
+    (tmp_path / "empty").mkdir()
+    result = run_cli("check", "--json", "empty")
+    (problem,) = result.json()["problems"]
+    assert (result.exit_code, problem["path"], problem["code"]) == (0, "empty", "EC204")
+    assert (
+        run_cli("check", "--ignore", "EC204").stdout
+        == "envcheck check: 0 files checked, no problems\n"
+    )
 
 
 def test_bundled_matrix_flags_the_cu118_index(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -149,6 +163,7 @@ def test_target_flags_override_the_declaration(monkeypatch: pytest.MonkeyPatch) 
             " (declared at pyproject.toml:7): torch 2.5.1 (cu124) has no kernels for sm_120"
             " (built for sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90)"
         ),
+        "envcheck check: read requirements.txt, environment.yml, pyproject.toml",
         "envcheck check: 3 files checked, 2 problems",
     ]
     assert run_cli("check", "--python-version", "3.8", "requirements.txt").exit_code == 1
@@ -214,5 +229,6 @@ def test_conda_env_installing_the_project_sees_its_pins(
             "pyproject.toml:5: EC102 tensorflow-gpu==1.15.0 needs cuDNN 7, but"
             " torch==2.4.0 (pyproject.toml:3) needs cuDNN 9; one environment cannot load both"
         ),
+        "envcheck check: read environment.yml, pyproject.toml",
         "envcheck check: 2 files checked, 4 problems",
     ]

@@ -368,3 +368,96 @@ def test_nvml_factory_failure_is_recorded(tmp_path: Path) -> None:
     assert ctx.errors == [
         ProbeError("driver", "NVML not available: ImportError: No module named 'pynvml'")
     ]
+
+
+# --- R610+: "KMD Version" / "CUDA UMD Version" (tests/fixtures/nvidia_smi/README.md) ---
+
+SMI_DIR = Path(__file__).parent.parent / "fixtures" / "nvidia_smi"
+
+
+def smi_fixture(name: str) -> str:
+    return (SMI_DIR / name).read_text(encoding="utf-8")
+
+
+def test_every_nvidia_smi_fixture_is_listed_with_its_source() -> None:
+    readme = smi_fixture("README.md")
+    for path in sorted(SMI_DIR.glob("*.txt")):
+        assert f"| {path.name} | https://github.com/" in readme or (
+            f"| {path.name} | **not a recorded output**" in readme
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "driver", "cuda"),
+    [
+        ("r610-plain-2x-b200.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx5070.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx3080-610.43.03.txt", "610.43.03", "13.3"),
+        ("r610-q-documented.txt", "610.57.04", "13.3"),
+    ],
+)
+def test_parse_nvidia_smi_r610_labels(name: str, driver: str, cuda: str) -> None:
+    text = smi_fixture(name)
+    assert parse_nvidia_smi_driver_version(text) == driver
+    assert parse_nvidia_smi_cuda_version(text) == cuda
+
+
+def test_parse_nvidia_smi_q_layout_before_r610() -> None:
+    # The aligned colon of ``nvidia-smi -q`` (https://github.com/NVIDIA/nvidia-docker/issues/1330).
+    text = (
+        "Driver Version                      : 440.82\nCUDA Version                        : 10.2\n"
+    )
+    assert parse_nvidia_smi_driver_version(text) == "440.82"
+    assert parse_nvidia_smi_cuda_version(text) == "10.2"
+
+
+def test_parse_nvidia_smi_prefers_the_new_label() -> None:
+    text = "Driver Version : 610.1.1\nCUDA Version : 12.4\nKMD Version : 610.2.2\nCUDA UMD Version : 13.3\n"
+    assert parse_nvidia_smi_driver_version(text) == "610.2.2"
+    assert parse_nvidia_smi_cuda_version(text) == "13.3"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ``nvidia-smi --version`` on R610 keeps the old keys with a pointer, no number.
+        (
+            'DRIVER version      : Deprecated, see "KMD version" instead\n'
+            'CUDA version        : Deprecated, see "CUDA UMD version" instead\n'
+        ),
+        "| NVIDIA-SMI 575.64.03    Driver Version: 575.64.03    CUDA Version: N/A |",
+        "support will be removed in CUDA 14.0",
+        "CUDA UMD\nVersion : 13.3",
+    ],
+)
+def test_parse_nvidia_smi_cuda_label_without_a_version(text: str) -> None:
+    assert parse_nvidia_smi_cuda_version(text) is None
+
+
+def test_nvidia_smi_fallback_on_r610_reads_the_umd_cuda(tmp_path: Path) -> None:
+    # No NVML: the CSV query gives driver and GPU, the R610 table the CUDA version.
+    plain = smi_fixture("r610-plain-rtx5070.txt")
+    csv = SMI_CSV_4090.replace("550.54.14", "610.43.02")
+    system = make_system(
+        tmp_path,
+        outputs={"/usr/bin/" + SMI_QUERY: csv, "nvidia-smi": plain},
+        executables={"nvidia-smi": "/usr/bin/nvidia-smi"},
+    )
+    ctx = _probe(system)
+    assert ctx.driver == Driver(version="610.43.02", cuda_version="13.3", source="nvidia-smi")
+    assert ctx.errors == []
+
+
+def test_nvidia_smi_r610_table_alone_gives_the_kmd_version(tmp_path: Path) -> None:
+    failed = CommandResult(6, "", "query failed\n")
+    system = make_system(
+        tmp_path,
+        outputs={
+            "/usr/bin/" + SMI_QUERY: failed,
+            "nvidia-smi": smi_fixture("r610-plain-rtx3080-610.43.03.txt"),
+        },
+        executables={"nvidia-smi": "/usr/bin/nvidia-smi"},
+    )
+    ctx = _probe(system)
+    assert (ctx.driver.version, ctx.driver.cuda_version) == ("610.43.03", "13.3")
+    assert ctx.driver.source == "nvidia-smi"

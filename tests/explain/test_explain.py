@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -527,7 +528,14 @@ def test_a_cuda_runtime_library_the_process_could_not_open(mini_matrix: Matrix) 
     assert m.root_cause == (
         "tensorflow 2.10.0 needs the CUDA 11.x runtime but could not load its cublas library"
     )
-    assert m.fix is not None and "nvidia-cuda-runtime-cu11" in m.fix
+    # The resolver's plan for the build (the mini matrix knows no nvidia-* wheel versions).
+    from envcheck.compat.target import target_from_snapshot
+    from envcheck.resolve.emit import emit_conda
+    from envcheck.resolve.plan import plan
+
+    planned = plan(["tensorflow==2.10.0"], target_from_snapshot(snap(frameworks=[tf])), mini_matrix)
+    conda = emit_conda(planned).splitlines()[1]
+    assert m.fix is not None and conda in m.fix
     # The CUDA it lacked is installed, but not where the process looks.
     kit = [{"version": "11.8.89", "path": "/opt/cuda-11.8"}]
     m = only(
@@ -880,3 +888,71 @@ def test_a_machines_own_gpus_are_not_replaced_by_prose_names() -> None:
     machine = snap(gpus=[{"index": 0, "name": "NVIDIA A100-SXM4-40GB"}])
     laid = overlay(machine, known_gpus(extract(PROSE_GT730), shipped))
     assert [g.name for g in laid.gpus] == ["NVIDIA A100-SXM4-40GB"]
+
+
+SMI_DIR = Path(__file__).parent.parent / "fixtures" / "nvidia_smi"
+
+
+@pytest.mark.parametrize(
+    ("name", "driver", "cuda"),
+    [
+        ("r610-plain-2x-b200.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx5070.txt", "610.43.02", "13.3"),
+        ("r610-plain-rtx3080-610.43.03.txt", "610.43.03", "13.3"),
+        ("r610-q-documented.txt", "610.57.04", "13.3"),
+    ],
+)
+def test_driver_facts_from_an_r610_nvidia_smi_paste(name: str, driver: str, cuda: str) -> None:
+    from envcheck.explain.facts import extract, overlay
+
+    text = (SMI_DIR / name).read_text(encoding="utf-8")
+    text += "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n"
+    facts = extract(text)
+    assert (facts.driver, facts.driver_cuda) == (driver, cuda)
+    s = overlay(None, facts)
+    assert (s.driver.version, s.driver.cuda_version) == (driver, cuda)
+
+
+def test_a_cuda_version_far_from_a_q_driver_line_is_not_the_drivers() -> None:
+    from envcheck.explain.facts import extract
+
+    text = (
+        "Driver Version                      : 440.82\n"
+        "Attached GPUs                       : 1\n"
+        "GPU 00000000:01:00.0\n"
+        "    Product Name                    : GeForce GTX 1650\n"
+        "    Product Brand                   : GeForce\n"
+        "CUDA Version                        : 12.1\n"
+    )
+    assert (extract(text).driver, extract(text).driver_cuda) == ("440.82", None)
+    # Beside it, it is (https://github.com/NVIDIA/nvidia-docker/issues/1330).
+    text = (
+        "Driver Version                      : 440.82\nCUDA Version                        : 10.2\n"
+    )
+    assert (extract(text).driver, extract(text).driver_cuda) == ("440.82", "10.2")
+
+
+def test_a_cause_without_a_doctor_fix_gets_the_resolvers_commands(mini_matrix: Matrix) -> None:
+    # The doctor names no fix of its own here, the signature's advice is version-free:
+    # the fix is the resolver's plan replacing the installed build.
+    from envcheck.explain.core import _resolver_fix
+    from envcheck.rules._fix import install_fix
+
+    unknown = {"name": "torch", "version": "2.5.1", "package": "torch"}
+    s = snap(
+        driver={"version": "550.54.14"},
+        gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+        frameworks=[unknown],
+        python={"version": "3.11.9"},
+    )
+    m = only(
+        explain("AssertionError: Torch not compiled with CUDA enabled", s, mini_matrix),
+        "torch-not-compiled-with-cuda",
+    )
+    from envcheck.compat.target import target_from_snapshot
+
+    command = install_fix(
+        "torch", target_from_snapshot(s), mini_matrix, s.packages, "2.5.1", "torch"
+    )
+    assert command is not None and "pip uninstall -y torch" in command
+    assert _resolver_fix(m, s, mini_matrix) == f"Install a build that runs here:\n  {command}"

@@ -840,3 +840,14 @@ def test_table_is_well_formed() -> None:
         assert s.pattern.search("") is None, s.id
     assert covered == set(ALL_FRAMEWORKS)
     assert len({s.source for s in SIGNATURES}) == len(SIGNATURES)
+
+
+def test_signature_fixes_carry_no_versioned_commands() -> None:
+    # Fixes come from the resolver for the target (issue 27): a signature's own advice
+    # names no CUDA variant (cu124, cuda12, -cu12), pinned version or release number.
+    import re
+
+    from envcheck.explain.signatures import SIGNATURES
+
+    versioned = re.compile(r"\bcu\d{2,3}\b|cuda\d{2}\b|-cu\d{2}\b|==|\d+\.\d+")
+    assert [s.id for s in SIGNATURES if versioned.search(s.fix)] == []

@@ -112,6 +112,19 @@ def test_driver_535_supports_cuda_up_to_12_2(shipped: Matrix) -> None:
     assert branch.max_cuda == CudaVersion(12, 2)
 
 
+@pytest.mark.parametrize(
+    ("branch", "cuda"),
+    [(580, (13, 0)), (590, (13, 1)), (595, (13, 2)), (610, (13, 3)), (620, (13, 5))],
+)
+def test_newest_driver_branches_and_the_cuda_they_run(
+    shipped: Matrix, branch: int, cuda: tuple[int, int]
+) -> None:
+    # R610/R620: NVIDIA's redistrib manifests pair each driver with one cuda_compat CUDA.
+    row = shipped.driver_branch(branch)
+    assert row is not None
+    assert row.max_cuda == CudaVersion(*cuda)
+
+
 def test_cudnn_8_9_7_has_a_cuda_12_build(shipped: Matrix) -> None:
     rows = [r for r in shipped.cudnn_releases if r.version == "8.9.7" and r.cuda_major == 12]
     assert len(rows) == 1
@@ -335,3 +348,50 @@ def test_every_torch_release_on_pypi_has_its_pypi_build(shipped: Matrix) -> None
         )
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("gpu", "cc", "first_cuda"),
+    [
+        ("NVIDIA B300 SXM6 AC", "10.3", "12.9"),
+        ("NVIDIA GB300", "10.3", "12.9"),
+        ("NVIDIA GB10", "12.1", "12.9"),
+        ("NVIDIA Thor", "11.0", "13.0"),
+        ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0", "12.8"),
+        ("NVIDIA RTX PRO 4000 Blackwell SFF Edition", "12.0", "12.8"),
+    ],
+)
+def test_newest_gpus_and_the_first_cuda_that_targets_them(
+    shipped: Matrix, gpu: str, cc: str, first_cuda: str
+) -> None:
+    found = shipped.gpu_match(gpu)
+    assert found is not None and not found.inferred
+    assert str(found.compute_capability) == cc
+    rows = sorted(shipped.toolkit_archs, key=lambda r: r.cuda)
+    first = next(r.cuda for r in rows if found.compute_capability in r.compute_capabilities)
+    assert str(first) == first_cuda
+
+
+def test_patch_release_variants_inferred_from_the_release_line_say_so(shipped: Matrix) -> None:
+    inferred = [
+        b
+        for b in shipped.builds["torch"]
+        if set(b.versions) & {"2.14.1", "2.15.0"}
+        and not b.origin.source.startswith("https://pypi.org/")
+    ]
+    assert {b.variant for b in inferred if "2.14.1" in b.versions} >= {"cu126", "cu132", "cpu"}
+    for b in inferred:
+        assert b.origin.verified is False, (b.versions, b.variant)
+        assert (b.origin.note or "").startswith("INFERRED"), (b.versions, b.variant)
+        assert b.index_url is not None and b.index_url.startswith(
+            "https://download.pytorch.org/whl/"
+        )
+
+
+def test_cu128_and_cu129_torch_builds_start_at_sm_70(shipped: Matrix) -> None:
+    """.ci/manywheel/build_cuda.sh: 12.8/12.9 cases dropped sm_50/sm_60 (a Pascal GPU has
+    no code in them); every such row records its list."""
+    for b in shipped.builds["torch"]:
+        if b.variant in ("cu128", "cu129"):
+            assert b.archs is not None, (b.versions, b.variant)
+            assert min(b.archs) >= ComputeCapability(7, 0), (b.versions, b.variant)

@@ -477,3 +477,21 @@ verified = true
     err = load(tmp_path, torch=files["torch"], keras=HEADER + pin)
     assert (Path(err.path or "").name, err.line) == ("keras.toml", 4)
     assert "'2.15 or newer' is not a PEP 440 specifier" in one_line(err)
+
+
+def test_loader_and_route_rows_name_releases_with_builds(tmp_path: Path) -> None:
+    import shutil
+
+    from envcheck.errors import InputError
+    from envcheck.matrix import bundled_dir, load_matrix_from
+
+    for name in bundled_dir().glob("*.toml"):
+        shutil.copy(name, tmp_path / name.name)
+    tf = tmp_path / "tensorflow.toml"
+    text = tf.read_text(encoding="utf-8").replace('versions = ">=1.15,<2"', 'versions = ">=9"', 1)
+    tf.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_matrix_from(tmp_path)
+    assert "tensorflow.toml" in str(err.value) and "no tensorflow build" in str(err.value)
+    line = text.splitlines().index('versions = ">=9"')
+    assert err.value.line is not None and abs(err.value.line - (line + 1)) <= 2

@@ -387,6 +387,13 @@ def test_plan_on_macos_means_apple_silicon_and_names_mps_not_nvidia() -> None:
     assert "--driver" not in err
 
 
+def test_an_intel_mac_gets_the_last_torch_with_x86_64_macos_wheels() -> None:
+    # PyPI's macOS x86_64 torch wheels stop at 2.2.2 (torch.toml, macOS rows)
+    code, out, err = run_cli("plan", "torch", "--os", "macos", "--arch", "x86_64", "--allow-cpu")
+    assert code == 0, err
+    assert out.splitlines()[-1] == "pip install torch==2.2.2"
+
+
 def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     """Python 3.8 and a GTX 670 (sm_30): the newest TensorFlow lacks both. Naming only
     the Python would send the user to a new interpreter and a second refusal."""
@@ -395,3 +402,20 @@ def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     )
     assert code == 1
     assert "not 3.8" in err and "no kernels for GeForce GTX 670 (sm_30)" in err
+
+
+def test_install_uninstalls_a_cpu_build_the_pin_would_keep(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pip keeps an installed torch 2.13.0+cpu for torch==2.13.0: it goes first.
+    from dataclasses import replace
+
+    from envcheck.commands import _common
+    from envcheck.snapshot_io import read_snapshot
+
+    snap = read_snapshot(RTX5090_SNAPSHOT)
+    snap = replace(snap, packages={**snap.packages, "torch": "2.13.0+cpu"})
+    monkeypatch.setattr(_common, "detect_snapshot", lambda obj, python: snap)
+    code, out, err = run_cli("install", "torch==2.13.*", "--dry-run", "--python", "/v/bin/python")
+    assert code == 0, err
+    lines = [ln for ln in out.splitlines() if ln.startswith("/v/bin/python")]
+    assert lines[0] == "/v/bin/python -m pip uninstall -y torch"
+    assert lines[1].startswith("/v/bin/python -m pip install torch==2.13.0 --index-url")

@@ -58,7 +58,8 @@ def test_the_seed_stack_as_a_conda_command() -> None:
     result = run_cli("plan", *SEED, "--format", "conda")
     assert result.exit_code == 0, result.stderr
     assert "conda create -n gpu -c defaults --override-channels python=3.6" in result.stdout
-    assert "tensorflow-gpu=1.14.0 cudatoolkit=10.0 'cudnn=7.*'" in result.stdout
+    # A Windows target: quoted for cmd.exe / PowerShell, not with POSIX single quotes.
+    assert 'tensorflow-gpu=1.14.0 cudatoolkit=10.0 "cudnn=7.*"' in result.stdout
     assert "pip install keras==2.2.5" in result.stdout
 
 

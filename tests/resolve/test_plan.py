@@ -102,11 +102,12 @@ CASES = [
         machine("470.57.02", K80, python="3.10"),
         {"torch": "2.5.1 cu118"},
     ),
-    # -- driver 525.60.13: every 12.x via minor compat; 2.14.0 has cu126 as its only 12.x (1919)
+    # -- driver 525.60.13: every 12.x via minor compat; 2.14.1 has cu126 as its only 12.x (a row
+    # inferred from RELEASE.md's 2.14 release line, as the newest patch of that line)
     Case(
-        "525-a100", ("torch",), machine("525.60.13", A100, python="3.10"), {"torch": "2.14.0 cu126"}
+        "525-a100", ("torch",), machine("525.60.13", A100, python="3.10"), {"torch": "2.14.1 cu126"}
     ),
-    Case("535-t4", ("torch",), machine("535.104.05", T4, python="3.12"), {"torch": "2.14.0 cu126"}),
+    Case("535-t4", ("torch",), machine("535.104.05", T4, python="3.12"), {"torch": "2.14.1 cu126"}),
     Case(
         "535-t4-24",
         ("torch>=2.4,<2.5", "torchvision"),
@@ -117,10 +118,10 @@ CASES = [
         "win-535-rtx5000",
         ("torch",),
         machine("537.13", RTX5000, os="windows", python="3.12"),
-        {"torch": "2.14.0 cu126"},
+        {"torch": "2.14.1 cu126"},
     ),
     Case(
-        "550-ada", ("torch",), machine("550.54.15", ADA, python="3.12"), {"torch": "2.14.0 cu126"}
+        "550-ada", ("torch",), machine("550.54.15", ADA, python="3.12"), {"torch": "2.14.1 cu126"}
     ),
     # 2.4.1: cu118/cu121/cu124 all run natively on 550.54.15; cu121 is the PyPI default (1136)
     Case(
@@ -129,25 +130,26 @@ CASES = [
         machine("550.54.15", ADA, python="3.8"),
         {"torch": "2.4.1 cu121"},
     ),
-    # 580.65.06 runs CUDA 13.2 through minor-version compat; 2.15.0 cu132 (sm_80, read from the wheel)
+    # 580.65.06 runs CUDA 13.0 natively: 2.15.0 cu130 (a row inferred from the 2.15 CUDA RFC,
+    # archs of the 2.14 line, sm_80 among them) wins over cu132 through minor-version compat
     Case(
         "580-a100-py313",
         ("torch",),
         machine("580.65.06", A100, python="3.13"),
-        {"torch": "2.15.0 cu132"},
+        {"torch": "2.15.0 cu130"},
     ),
     Case(
         "550-a100-py314",
         ("torch",),
         machine("550.54.15", A100, python="3.14"),
-        {"torch": "2.14.0 cu126"},
+        {"torch": "2.14.1 cu126"},
     ),
-    Case("560-ada", ("pytorch",), machine("560.35.03", ADA), {"torch": "2.14.0 cu126"}),
-    Case("570-h100", ("torch",), machine("570.124.06", H100), {"torch": "2.14.0 cu126"}),
+    Case("560-ada", ("pytorch",), machine("560.35.03", ADA), {"torch": "2.14.1 cu126"}),
+    Case("570-h100", ("torch",), machine("570.124.06", H100), {"torch": "2.14.1 cu126"}),
     Case(
         "570-h100-210", ("torch==2.10.*",), machine("570.124.06", H100), {"torch": "2.10.0 cu128"}
     ),
-    Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.0 cu126"}),
+    Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.1 cu126"}),
     # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
     #    cu129 row does not record its archs, but every 2.13.0 sibling whose CUDA can emit
     #    sm_100 (cu130, cu132) carries it: inferred, and the newest release wins.
@@ -169,11 +171,11 @@ CASES = [
         "580-b200-py314",
         ("torch",),
         machine("580.95.05", B200, python="3.14"),
-        {"torch": "2.15.0 cu132"},
+        {"torch": "2.15.0 cu130"},
     ),
     # Maxwell/Volta: cu130 starts at sm_75 (1949); cu126 keeps sm_50/sm_70 (1919)
-    Case("580-maxwell", ("torch",), machine("580.65.06", MAXWELL), {"torch": "2.14.0 cu126"}),
-    Case("580-volta", ("torch",), machine("580.65.06", VOLTA), {"torch": "2.14.0 cu126"}),
+    Case("580-maxwell", ("torch",), machine("580.65.06", MAXWELL), {"torch": "2.14.1 cu126"}),
+    Case("580-volta", ("torch",), machine("580.65.06", VOLTA), {"torch": "2.14.1 cu126"}),
     Case(
         "580-pascal-211",
         ("torch==2.11.*",),
@@ -244,7 +246,7 @@ CASES = [
         "torch-tf-jax-550",
         ("torch", "tensorflow", "jax"),
         machine("550.54.15", ADA, python="3.12"),
-        {"torch": "2.14.0 cu126", "tensorflow": "2.20.0 cu125", "jax": "0.7.2 cuda12"},
+        {"torch": "2.14.1 cu126", "tensorflow": "2.20.0 cu125", "jax": "0.7.2 cuda12"},
         True,
     ),
     # cuDNN 8.9 (TF 2.15) forces a cuDNN 8 torch: 2.3.1 cu121 has cuDNN 8.9 (1082)
@@ -545,12 +547,12 @@ def test_target_from_flags_gpu_names(name: str, cc: str, matrix: Any) -> None:
 
 def test_allow_cpu_is_a_fallback_not_a_preference(matrix: Any) -> None:
     # Driver 418: the best GPU build is 1.8.1 cu101 (newest cu101, with sm_37 kernels in
-    # its build script's list); torch 2.14.0 cpu is newer but CPU.
+    # its build script's list); torch 2.14.1 cpu is newer but CPU.
     result = plan(("torch",), machine("418.67", K80), matrix, allow_cpu=True)
     assert _got(result) == {"torch": "1.8.1 cu101"}
     result = plan(("torch>=2",), machine("418.67", K80), matrix, allow_cpu=True)
-    # 2.15.0 has no Linux CPU row (only its Windows/macOS CPU wheels are confirmed)
-    assert _got(result) == {"torch": "2.14.0 cpu"}
+    # 2.15.0 has no Linux CPU row; 2.14.1's (download.pytorch.org/whl/cpu) is inferred from the 2.14 line
+    assert _got(result) == {"torch": "2.14.1 cpu"}
 
 
 def test_withdrawn_releases_are_never_planned(matrix: Any) -> None:
@@ -582,3 +584,24 @@ def test_a_newer_release_the_judge_cannot_tell_about_is_named_not_picked(matrix:
     no_gpu = plan(("paddlepaddle-gpu",), machine("580.65.06", None, python="3.12"), unknown)
     assert [p.version for p in no_gpu.picks] == ["9.9.0"]
     assert not any("not confirmed" in w for w in no_gpu.warnings)
+
+
+@pytest.mark.parametrize("driver", ["570.124.06", "575.57.08", "580.65.06"])
+def test_pascal_beside_blackwell_gets_no_cu128_or_cu129_build(driver: str, matrix: Any) -> None:
+    """cu128/cu129 builds start at sm_70 (.ci/manywheel/build_cuda.sh's 12.8/12.9 cases),
+    cu126 stops at sm_90 and cu13x at sm_75: no torch wheel runs a GTX 1080 (sm_61) and
+    an RTX 5090 (sm_120) together, so the plan says so instead of picking one."""
+    target = Target(
+        os="linux",
+        arch="x86_64",
+        driver=parse_driver_version(driver),
+        gpus=(parse_compute_capability(PASCAL), parse_compute_capability(RTX5090)),
+        python="3.12",
+    )
+    result = plan(("torch",), target, matrix)
+    assert result.unsatisfiable is not None, result.picks
+    assert not any(p.variant in ("cu128", "cu129") for p in result.picks)
+    # One GPU at a time, each has a build.
+    for gpu in (PASCAL, RTX5090):
+        one = plan(("torch",), machine(driver, gpu, python="3.12"), matrix)
+        assert one.unsatisfiable is None, (gpu, str(one.unsatisfiable))

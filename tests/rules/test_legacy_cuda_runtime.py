@@ -20,7 +20,12 @@ def test_the_seed_machine_gets_the_runtime_mismatch_and_its_fix() -> None:
     (finding,) = [f for f in report.findings if f.id == "cuda-runtime-missing"]
     assert "CUDA 10.0 runtime" in finding.title
     assert "CUDA found: 10.1" in finding.evidence
-    assert finding.fix == "conda install cudatoolkit=10.0 'cudnn>=7.4,<8'"
+    # The resolver's conda plan for the build, quoted for cmd.exe (the old hand-written
+    # fix used POSIX single quotes, which cmd.exe and Anaconda Prompt do not read).
+    fix = finding.fix or ""
+    assert 'conda install -c defaults --override-channels cudatoolkit=10.0 "cudnn=7.*"' in fix
+    assert "'" not in fix.split("\n")[1]
+    assert "pip install nvidia" not in fix  # TensorFlow <= 2.10 on Windows: PATH only
 
 
 def test_a_cuda_10_0_toolkit_satisfies_it() -> None:

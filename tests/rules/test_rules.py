@@ -397,7 +397,8 @@ def test_cudnn_of_the_same_major_but_older_than_the_build(mini_matrix: Matrix) -
     # The only cuDNN 8 installed is older than 8.9: TensorFlow refuses it.
     found = ids(snap(**base, libraries=[old]), mini_matrix)["cudnn-older-than-build"]
     assert found.category is Category.CUDNN_MISMATCH and found.severity is Severity.ERROR
-    assert found.fix is not None and "nvidia-cudnn-cu12>=8.9" in found.fix
+    # The resolver's plan: the same release with the extra that brings its cuDNN wheel.
+    assert found.fix is not None and "'tensorflow[and-cuda]==2.15.0'" in found.fix
     # A new enough copy is installed too: which one loads is not known, no finding.
     assert "cudnn-older-than-build" not in ids(snap(**base, libraries=[old, new]), mini_matrix)
     # A process was seen loading the old one (source "message", as explain lays it over).
