@@ -39,6 +39,7 @@ from envcheck.model.versions import (
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.explain.facts import MessageFacts
+    from envcheck.explain.normalise import Normalised
     from envcheck.matrix import Matrix
     from envcheck.model.snapshot import Framework, Snapshot
 
@@ -241,9 +242,13 @@ def explain(
     silent "all good").
     """
     from envcheck.explain.facts import extract, known_gpus, overlay
+    from envcheck.explain.normalise import normalise
 
-    matches, count = match_signatures(text)
-    facts = known_gpus(extract(text), matrix) if matrix is not None else None
+    norm = normalise(text)
+    matches, _logical = match_signatures(norm.text)
+    matches = _as_pasted(matches, norm, text)
+    count = _line_count(text)
+    facts = known_gpus(extract(norm.text), matrix) if matrix is not None else None
     machine = overlay(snapshot, facts) if facts else snapshot
     stated: tuple[Finding, ...] = ()
     if machine is not None and matrix is not None and (matches or facts):
@@ -260,12 +265,179 @@ def explain(
 
         bare = overlay(None, MessageFacts())
         matches = tuple(_with_root_cause(m, bare, matrix, ()) for m in matches)
-    matches = _weigh_shared_wordings(matches)
-    ordered = tuple(sorted(matches, key=lambda m: (m.signature.severity.rank, m.line_no)))
-    findings = tuple(m.to_finding() for m in ordered) + stated
+    ordered = _ranked(_weigh_shared_wordings(matches))
+    findings = tuple(
+        _message_only(m, facts) if snapshot is None else m.to_finding() for m in ordered
+    )
+    findings = tuple(_xla_compiled(m, f, facts) for m, f in zip(ordered, findings))
+    findings = _env_first(findings + stated, facts)
+    if facts and matrix is not None:
+        too_old = _driver_below_needed_cuda(facts, matrix)
+        if too_old is not None and too_old.category not in {f.category for f in findings[:1]}:
+            findings = (too_old, *(f for f in findings if f.id != UNRECOGNISED))
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+MESSAGE_ONLY = "explain"
+"""``Snapshot.source`` of the empty snapshot the message's facts are laid over when
+nothing was detected: its absent facts are unknown, not observed absent."""
+
+
+def _message_only(m: Match, facts: Optional[MessageFacts]) -> Finding:
+    """A match's finding when nothing was detected (``explain --no-detect``).
+
+    CUDA's "no device" (cudaErrorNoDevice, CUDA_ERROR_NO_DEVICE, 100) says the driver
+    answered and offered this process no device; it does not say the machine has no
+    GPU. PyTorch words the same code "No CUDA GPUs are available", which its signature
+    files under the variable that most often causes it: every wording of the code is
+    judged alike, and a CUDA_VISIBLE_DEVICES the text sets is named as the cause."""
+    finding = m.to_finding()
+    if m.signature.analysis != NO_GPU or finding.category != m.signature.category:
+        return finding  # another reading (a container the text shows) already decided
+    value = dict(facts.env).get("CUDA_VISIBLE_DEVICES") if facts else None
+    if value is not None:
+        title = (
+            f"CUDA found no device after the text set CUDA_VISIBLE_DEVICES={value!r}: "
+            "it names no GPU of that machine"
+        )
+        seen = (f"from the message: CUDA_VISIBLE_DEVICES={value!r}",)
+    else:
+        title = (
+            "CUDA was offered no device: most often CUDA_VISIBLE_DEVICES hides the GPUs "
+            "(the machine was not inspected)"
+        )
+        seen = (
+            "CUDA_VISIBLE_DEVICES, the GPUs and the driver are unknown: the machine was not inspected",
+        )
+    return replace(
+        finding,
+        category=Category.ENV_VAR_HIDES_GPU,
+        title=title,
+        evidence=(*finding.evidence, *seen),
+        fix="Check `echo $CUDA_VISIBLE_DEVICES` and `nvidia-smi -L` where it failed: unset the "
+        "variable (or give indices that exist); in a container, start it with `--gpus all`.",
+    )
+
+
+# Kernels compiled into a binary ahead of time are found through the runtime API;
+# "no kernel image" from one of these calls is the binary's missing architecture.
+# jaxlib's own CUDA kernels (jaxlib/gpu/*.cc, e.g. prng_kernels.cc) are such binaries too.
+_AHEAD_OF_TIME = re.compile(
+    r"cudaGetFuncBySymbol|cudaLaunchKernel|cudaFuncGetAttributes|gpuGetLastError|jaxlib/gpu/"
+)
+
+
+def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> Finding:
+    """ "No kernel image" from code XLA compiled itself.
+
+    XLA (in JAX) compiles its kernels for the GPU it runs on with ptxas
+    (openxla/xla xla/service/gpu/nvptx_compiler.cc), so an architecture the wheel lacks
+    is not the reason; the usual one is a ptxas of a newer CUDA than the driver, whose
+    output the driver cannot load. A kernel compiled ahead of time (found through the
+    runtime API) or a doctor error naming the architecture keeps the arch reading."""
+    if (
+        m.signature.id != "no-kernel-image"
+        or facts is None
+        or not facts.jax
+        or m.root_cause is not None
+        or any(_AHEAD_OF_TIME.search(text) for _n, text in m.lines)
+    ):
+        return finding
+    return replace(
+        finding,
+        category=Category.DRIVER_TOO_OLD,
+        title="XLA compiled this kernel with a newer ptxas than the NVIDIA driver can load",
+        detail="XLA compiles its kernels for the GPU it runs on, so the GPU's architecture is "
+        "not missing; 'no kernel image' then usually means the ptxas it used (a CUDA toolkit "
+        "or the nvidia-cuda-nvcc wheel) belongs to a newer CUDA than the driver supports.",
+        fix="Upgrade the NVIDIA driver to one for that CUDA, or put a ptxas of the driver's "
+        "CUDA first on PATH (for jaxlib of that era also XLA_FLAGS="
+        "--xla_gpu_force_compilation_parallelism=1).",
+    )
+
+
+DRIVER_BELOW_NEEDED_CUDA = "explain-driver-below-needed-cuda"
+
+
+def _driver_below_needed_cuda(facts: MessageFacts, matrix: Matrix) -> Optional[Finding]:
+    """The driver a diagnostic line states (nvidia-smi's table, TensorFlow's
+    cuda_diagnostics, the NGC banner) judged by the matrix's cuda_driver rows against the
+    CUDA the failing build needs (the sonames it opened or could not open). A driver too
+    old for that CUDA is the first cause: installing the missing library would not help."""
+    from envcheck.model.versions import CudaVersion, parse_driver_version
+
+    driver = parse_driver_version(facts.driver)
+    if driver is None:
+        return None
+    for text in facts.cuda_needed():
+        major, _, minor = text.partition(".")
+        cuda = CudaVersion(int(major), int(minor or 0))
+        need = matrix.min_driver_for_cuda(cuda)
+        if need is None or driver.key >= need.key:
+            continue
+        top = matrix.max_cuda_for_driver(driver)
+        reach = f" (CUDA up to {top})" if top is not None else ""
+        return Finding(
+            DRIVER_BELOW_NEEDED_CUDA,
+            Category.DRIVER_TOO_OLD,
+            Severity.ERROR,
+            f"The NVIDIA driver {facts.driver}{reach} is older than the CUDA {text} the "
+            "failing build needs",
+            evidence=(*facts.lines(), f"matrix: CUDA {cuda} needs driver {need} or later"),
+            fix=f"Upgrade the NVIDIA driver to {need} or later, or install a build made for a "
+            "CUDA this driver supports.",
+            detail="Both versions come from the text: the driver from a diagnostic line, the "
+            "CUDA from the runtime library's name.",
+        )
+    return None
+
+
+def _env_first(findings: tuple[Finding, ...], facts: Optional[MessageFacts]) -> tuple[Finding, ...]:
+    """A CUDA_VISIBLE_DEVICES the failing command or script set is named before the
+    other causes of its grade when a finding blames it."""
+    if not facts or "CUDA_VISIBLE_DEVICES" not in dict(facts.env):
+        return findings
+    return tuple(
+        sorted(
+            findings,
+            key=lambda f: (f.severity.rank, f.category != Category.ENV_VAR_HIDES_GPU),
+        )
+    )
+
+
+def _ranked(matches: tuple[Match, ...]) -> tuple[Match, ...]:
+    """Most severe first; a cause the text states (the kernel's reason) before the
+    symptoms it explains; then in the order of the text."""
+    present = {m.signature.id for m in matches}
+    explained = {
+        sid for m in matches for sid in m.signature.explains if m.signature.id != sid
+    } & present
+    return tuple(
+        sorted(
+            matches,
+            key=lambda m: (m.signature.severity.rank, m.signature.id in explained, m.line_no),
+        )
+    )
+
+
+def _as_pasted(matches: tuple[Match, ...], norm: Normalised, text: str) -> tuple[Match, ...]:
+    """The matches' lines numbered and shown as the text was pasted (see
+    ``envcheck.explain.normalise``)."""
+    if not matches:
+        return matches
+    from envcheck.explain.normalise import as_pasted
+
+    original = text.split("\n")
+    out = []
+    for m in matches:
+        lines = []
+        for n, shown in m.lines:
+            start, line = as_pasted(norm, original, n, shown)
+            lines.append((start, shown if line is shown else _shorten(_printable(line))))
+        out.append(replace(m, lines=tuple(lines)))
+    return tuple(out)
 
 
 def _stated_findings(
@@ -528,6 +700,20 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
     framework and what the driver supports, but not which build failed, so no rule
     can judge it; the fix is then the newest build of that framework the resolver
     finds for this driver, never a fixed CUDA variant the driver may be too old for."""
+    built = m.facts.get("built")
+    if built and cause.text is None:
+        # The NGC banner names both sides: the driver release the container needs, and
+        # (on its next line, a message fact) the one it found.
+        from envcheck.model.versions import parse_driver_version
+
+        found = snapshot.driver.version
+        need, have = parse_driver_version(built), parse_driver_version(found)
+        if found and need is not None and have is not None and have < need:
+            cause.because(
+                f"the container needs NVIDIA driver {built} or later; the host runs {found}"
+            )
+        elif not found:
+            cause.add("the banner names no host driver version")
     if cause.text is not None or len(m.signature.frameworks) != 1:
         return
     framework = m.signature.frameworks[0]
@@ -610,16 +796,19 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
 
     gpus = gpu_facts(snapshot, matrix)
     has_gpu = bool(gpus) or snapshot.driver.version is not None
+    unseen = snapshot.source == MESSAGE_ONLY
     if gpus:
         cause.add("GPUs: " + ", ".join(g.label for g in gpus))
     elif snapshot.driver.version:
         cause.add(f"driver.version = {snapshot.driver.version}")
-    elif not _message_only(snapshot):
+    elif unseen:
+        cause.add("the machine was not inspected: its GPUs and driver are unknown")
+    else:
         cause.add("no NVIDIA GPU or driver detected")
     wanted = set(m.signature.frameworks)
     installed = [fw for fw in snapshot.frameworks if fw.name in wanted]
     if not installed:
-        if not _message_only(snapshot):
+        if not unseen:
             names = ", ".join(sorted(wanted))
             cause.add(f"{names}: not installed in the inspected environment")
         return
@@ -657,6 +846,8 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
                 fix = f"Install a GPU build that runs here:\n  {command}"
         if has_gpu:
             cause.because(f"{_label(fw)} is a CPU-only build on a machine with an NVIDIA GPU", fix)
+        elif unseen:
+            cause.because(f"{_label(fw)} is a CPU-only build", fix)
         else:
             cause.because(
                 f"{_label(fw)} is a CPU-only build, and this machine shows no NVIDIA GPU either",
@@ -767,15 +958,15 @@ def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> No
         cause.fix += f"\nOr install the onnxruntime-gpu build for the CUDA you have {table}."
 
 
-def _message_only(snapshot: Snapshot) -> bool:
+def _uninspected(snapshot: Snapshot) -> bool:
     """True when nothing was detected (``--no-detect``): the snapshot holds only what
     the message states, so a missing fact is unknown, never observed absent."""
-    return snapshot.source == "explain"
+    return snapshot.source == MESSAGE_ONLY
 
 
 def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
     p = snapshot.platform
-    told = _message_only(snapshot)
+    told = _uninspected(snapshot)
     if snapshot.driver.version:
         cause.add(f"driver.version = {snapshot.driver.version}")
         cause.because(
@@ -784,7 +975,11 @@ def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             "from before the module was loaded"
         )
         return
-    cause.add("driver.version = unknown" if told else "driver.version = not found")
+    cause.add(
+        "the machine was not inspected: its driver and GPUs are unknown"
+        if told
+        else "driver.version = not found"
+    )
     if p.os == "darwin":
         cause.add("platform.os = darwin" + (" (from the message)" if told else ""))
         cause.category = Category.NO_GPU
@@ -828,7 +1023,7 @@ def _no_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
             f"{len(snapshot.gpus)} GPU(s) detected: "
             + ", ".join(g.name or "?" for g in snapshot.gpus)
         )
-    elif not _message_only(snapshot):
+    elif snapshot.source != MESSAGE_ONLY:
         cause.add("no GPUs detected")
     _no_driver(m, snapshot, matrix, cause)
 

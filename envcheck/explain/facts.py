@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.model._fields import frozen_map
 from envcheck.model.snapshot import (
     FROM_MESSAGE,
     LIB_NOT_LOADABLE,
@@ -66,6 +67,15 @@ _SMI = re.compile(
 # "CUDA Version: 12.1" in a log is not taken for the driver's.
 _SMI_Q_CUDA = re.compile(r"^\s{0,8}CUDA (?:UMD )?Version\s{1,60}:\s{0,4}(\d{1,2}\.\d{1,2})\b")
 _SMI_Q_WINDOW = 4
+# The driver version other tools print: TensorFlow's stream_executor/cuda/cuda_diagnostics.cc
+# ("kernel reported version is: 418.67.0", the kernel module's; "libcuda reported version
+# is: ...", the user-space library's) and the NGC containers' entrypoint banner
+# (triton-inference-server/server nvidia_entrypoint.sh, b6d0fcd: "version 455.45 was
+# detected and compatibility mode is UNAVAILABLE").
+_DRIVER_SAID = re.compile(
+    r"(?:kernel|libcuda) reported version is: (\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"
+    r"|version (\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected and compatibility mode is"
+)
 # A GPU and its compute capability as PyTorch and TensorFlow name them.
 _GPU_SM = re.compile(r"(?:^|:\s)\s{0,4}([A-Z][^:\n]{1,60}?) with CUDA capability sm_(\d{2,3})\b")
 _GPU_FOUND = re.compile(r"Found GPU\d{1,2} (.{1,60}?) which is of cuda capability (\d{1,2}\.\d)")
@@ -116,19 +126,32 @@ _TF = re.compile(r"\btensorflow\b|external/local_xla/", re.IGNORECASE)
 _CUDNN_UNLOADABLE = re.compile(
     r"\blibcudnn\w{0,40}\.so\.(\d{1,2})[\d.]{0,20}: cannot open shared object file"
     r"|Could not load dynamic library 'libcudnn\w{0,40}\.so\.(\d{1,2})'"
-    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:'| was)? not found"
+    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
     r"|Could not load library (?:lib)?cudnn_\w{1,40}?\.so\.(\d{1,2})\. Error: "
     r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
     r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
 )
 # A CUDA library whose soname carries the CUDA version (libcudart.so.11.0,
-# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open.
+# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open,
+# in the loader wordings cuda-shared-library-missing lists (glibc, TensorFlow's DSO loader,
+# CTranslate2's "is not found", ctypes' "Could not find module '...' (or one of its").
 _CUDA_SO = r"(cudart|cublasLt|cublas|nvrtc)"
 _CUDA_UNLOADABLE = re.compile(
     r"\blib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12}: cannot open shared object"
     r"|Could not load dynamic library 'lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)'"
     r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
-    r"|\b" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:'| was)? not found"
+    r"|\b"
+    + _CUDA_SO
+    + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
+)
+# cupy/_environment.py lists the CuPy distributions it found on the line after its warning.
+_CUPY_DUPLICATES = re.compile(r"multiple CuPy packages are installed")
+_CUPY_LIST = re.compile(r"^\W{0,40}(cupy[\w.-]{0,30}(?:, cupy[\w.-]{0,30}){1,8})\s*$")
+# TensorFlow's dso_loader.cc: the CUDA runtime the process did open, whose soname names
+# the CUDA its build needs ("Successfully opened dynamic library libcudart.so.10.2").
+_CUDA_LOADED = re.compile(
+    r"Successfully opened dynamic library (?:lib)?" + _CUDA_SO + r"(?:\.so\.|64_)"
+    r"(\d{1,2}(?:\.\d{1,2})?|\d{2,3})\b"
 )
 # A pasted container session: Docker's default prompt (root@ and the 12-hex container
 # id), a `docker run` line, or the /workspace working directory images use.
@@ -179,6 +202,19 @@ class MessageFacts:
     keeps those the matrix resolves."""
     container: Optional[str] = None
     """``docker`` when the text is a container session started without GPU flags."""
+    packages: tuple[str, ...] = ()
+    """Distributions the message says are installed (CuPy's duplicate list)."""
+    jax: bool = False
+    """The text shows JAX or its XLA (frames, paths, calls)."""
+    cuda_loaded: tuple[tuple[str, str], ...] = ()
+    """(library, CUDA version its soname names) of CUDA runtime libraries the failing
+    process did open."""
+
+    def cuda_needed(self) -> tuple[str, ...]:
+        """The CUDA versions the failing build needs, as the sonames it opened or could
+        not open name them (``11.0``, ``12``), highest first."""
+        seen = {v for _n, v in (*self.cuda_unloadable, *self.cuda_loaded)}
+        return tuple(sorted(seen, key=lambda v: tuple(int(x) for x in v.split(".")), reverse=True))
 
     def __bool__(self) -> bool:
         return bool(
@@ -195,6 +231,7 @@ class MessageFacts:
             or self.cuda_unloadable
             or self.gpu_names
             or self.container
+            or self.packages
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -214,6 +251,8 @@ class MessageFacts:
             out.append(f"from the message: the driver supports CUDA up to {self.driver_cuda}")
         out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
         out.extend(f"from the message: GPU {n}" for n in self.gpu_names)
+        if self.packages:
+            out.append("from the message: installed " + ", ".join(self.packages))
         if self.torch_archs:
             out.append(
                 "from the message: the installed PyTorch was compiled for "
@@ -256,6 +295,11 @@ def extract(text: str) -> MessageFacts:
     container = False
     gpu_flag = False
     macos = False
+    packages: tuple[str, ...] = ()
+    listing = 0
+    libcuda_driver: Optional[str] = None
+    jax = False
+    cuda_loaded: dict[tuple[str, str], None] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -294,6 +338,16 @@ def extract(text: str) -> MessageFacts:
                 driver_cuda = driver_cuda or d.group(3)
                 if d.group(1):
                     smi_q_line = number
+            else:
+                said = _DRIVER_SAID.search(line)
+                version = (said.group(1) or said.group(2)) if said else None
+                if version and parse_driver_version(version) is not None:
+                    stated = version.removesuffix(".0") if version.count(".") == 2 else version
+                    if said and "libcuda reported" in said.group(0):
+                        # The user-space library's; the kernel module's, when stated, wins.
+                        libcuda_driver = libcuda_driver or stated
+                    else:
+                        driver = stated
         elif driver_cuda is None and 0 < number - smi_q_line <= _SMI_Q_WINDOW:
             q = _SMI_Q_CUDA.match(line)
             if q:
@@ -332,6 +386,18 @@ def extract(text: str) -> MessageFacts:
         for u in _CUDA_UNLOADABLE.finditer(line):
             if len(cuda_unloadable) < 4:
                 cuda_unloadable[_cuda_soname(*(g for g in u.groups() if g))] = None
+        if _CUPY_DUPLICATES.search(line):
+            listing = 6
+        elif listing and not packages:
+            listing -= 1
+            found = _CUPY_LIST.match(line.split(") ", 1)[-1] if line.startswith("(") else line)
+            if found:
+                packages = tuple(p.strip() for p in found.group(1).split(","))
+        for u in _CUDA_LOADED.finditer(line):
+            if len(cuda_loaded) < 4:
+                cuda_loaded[_cuda_soname(*(g for g in u.groups() if g))] = None
+        if not jax and _JAX.search(line):
+            jax = True
         if cudnn_by is None:
             if _JAX.search(line):
                 cudnn_by = "jax"
@@ -339,6 +405,7 @@ def extract(text: str) -> MessageFacts:
                 cudnn_by = "tensorflow"
     if os_name is None and macos:
         os_name = "darwin"
+    driver = driver or libcuda_driver
     return MessageFacts(
         python,
         os_name,
@@ -355,6 +422,9 @@ def extract(text: str) -> MessageFacts:
         tuple(cuda_unloadable),
         () if gpus else tuple(prose_gpus),
         "docker" if container and not gpu_flag else None,
+        packages,
+        jax,
+        tuple(cuda_loaded),
     )
 
 
@@ -397,8 +467,9 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
     fill in only what the snapshot does not know.
     """
     from envcheck import names
+    from envcheck.explain.core import MESSAGE_ONLY
 
-    base = snapshot if snapshot is not None else Snapshot(source="explain")
+    base = snapshot if snapshot is not None else Snapshot(source=MESSAGE_ONLY)
     python = base.python
     if facts.python and python.version is None:
         python = dataclasses.replace(python, version=facts.python)
@@ -428,6 +499,11 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         # CUDA runtime rule judges it.
         libraries = (*libraries, Library(name=name, version=version, source=LIB_NOT_LOADABLE))
     env = {**base.env, **dict(facts.env)}
+    packages = base.packages
+    if facts.packages:
+        packages = frozen_map(
+            {**base.packages, **{p: base.packages.get(p) for p in facts.packages}}
+        )
     driver = base.driver
     if facts.driver or facts.driver_cuda:
         driver = Driver(version=facts.driver, cuda_version=facts.driver_cuda, source=FROM_MESSAGE)
@@ -449,6 +525,7 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         frameworks=tuple(frameworks),
         libraries=libraries,
         env=env,
+        packages=packages,
     )
 
 

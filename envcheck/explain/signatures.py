@@ -63,6 +63,9 @@ class Signature:
     emitted_by: str = ""
     """The source file that prints the message, ``owner/repo:path@commit`` (empty
     for rows written before this field; new rows name it)."""
+    explains: tuple[str, ...] = ()
+    """Ids of symptom signatures this cause produces: when both are in the text, this
+    one is named first (a kernel-stated reason before the nvidia-smi failure it causes)."""
     pattern: Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -114,6 +117,43 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         "PTX, or rebuild with the toolkit that matches the driver.",
         source="https://github.com/NVIDIA/FasterTransformer/issues/551",
         analysis=DRIVER,
+    ),
+    # The NGC containers' entrypoint (triton-inference-server/server nvidia_entrypoint.sh at
+    # b6d0fcd, the same check in every NGC framework image): the host driver is older
+    # than the container's CUDA needs and forward compatibility could not make up for it.
+    Signature(
+        id="ngc-container-driver-too-old",
+        regex=r"This container was built for NVIDIA Driver Release (?P<built>\d{3}(?:\.\d{1,3})?) "
+        r"or later",
+        frameworks=(),
+        category=Category.DRIVER_TOO_OLD,
+        title="The host's NVIDIA driver is older than the container's CUDA needs",
+        cause="Each NGC container is built on one CUDA release and names the driver branch "
+        "it needs; on an older host driver the compatibility package only helps data-center "
+        "GPUs, so CUDA fails to start.",
+        fix="Upgrade the host driver to the release the banner names, or use an older "
+        "container release built for a CUDA the host driver supports.",
+        source="https://github.com/NVIDIA/TensorRT-LLM/issues/23",
+        analysis=DRIVER,
+        explains=("cuda-no-device", "cuda-forward-compat-unsupported", "cuda-driver-insufficient"),
+    ),
+    # openxla/xla xla/service/gpu/nvptx_compiler.cc (the warning jaxlib 0.4.x prints from
+    # external/xla): XLA compiles its kernels with a ptxas of a newer CUDA than the driver.
+    Signature(
+        id="xla-driver-older-than-ptxas",
+        regex=r"The NVIDIA driver's CUDA version is (?P<found>\d{1,2}\.\d{1,2}) which is older "
+        r"than the (?:ptxas CUDA|PTX compiler) version \((?P<built>\d{1,2}\.\d{1,2})",
+        frameworks=("jax", "tensorflow"),
+        category=Category.DRIVER_TOO_OLD,
+        title="XLA compiles GPU kernels with a ptxas newer than the NVIDIA driver",
+        cause="XLA turns its kernels into GPU code with the ptxas it finds (a CUDA toolkit or "
+        "the nvidia-cuda-nvcc wheel); code from a newer ptxas than the driver's CUDA can "
+        "fail to load ('no kernel image', unsupported PTX) or compile slowly.",
+        fix="Upgrade the NVIDIA driver to one for the ptxas's CUDA, or put a ptxas of the "
+        "driver's CUDA first on PATH.",
+        source="https://github.com/jax-ml/jax/issues/19821",
+        analysis=DRIVER,
+        explains=("no-kernel-image", "cuda-unsupported-ptx", "jax-cuda-backend-failed"),
     ),
     Signature(
         id="cuda-call-requires-newer-driver",
@@ -179,6 +219,80 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         "`dmesg | grep -i nvrm` and Secure Boot, then reboot.",
         source="https://github.com/NVIDIA/nvidia-docker/issues/988",
         analysis=NO_DRIVER,
+    ),
+    # -- the kernel module's own reasons ------------------------------------------
+    # Printed by the resource manager of the NVIDIA driver (both kernel-module flavours)
+    # when the GPU belongs to a legacy branch; the legacy table lives in the closed part
+    # (nv-kernel.o_binary), the open tree's osapi.c prints the sibling texts below.
+    Signature(
+        id="nvrm-gpu-on-legacy-branch",
+        regex=r"The NVIDIA (?P<gpu>[^\n]{1,80}?) GPU installed in this system(?: is|>)?\s{1,4}"
+        r"supported through the NVIDIA (?P<branch>\d{2,3}(?:\.\d{1,3})?)\.xx Legacy drivers"
+        r"(?:[^\n]{0,200}?The (?P<driver>\d{2,3}\.\d{1,3}(?:\.\d{1,3})?) NVIDIA driver will ignore)?",
+        frameworks=(),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The installed driver branch no longer drives this GPU (a legacy branch does)",
+        cause="NVIDIA moves older GPUs to a legacy driver branch; newer branches ignore them, "
+        "so the module loads but drives no GPU and every CUDA program and nvidia-smi fail.",
+        fix="Install the legacy branch the kernel names (e.g. nvidia-driver-470 or "
+        "nvidiaPackages.legacy_580) and a CUDA/framework build that branch supports.",
+        source="https://github.com/NixOS/nixos-hardware/issues/1880",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osapi.c (595.45.04,
+    # df1c9a3): a GPU without a GSP (before Turing) cannot be driven by the open module.
+    Signature(
+        id="nvrm-open-module-no-gsp",
+        regex=r"installed in this (?:vGPU host )?system is not supported by\s{1,4}open\s{1,4}"
+        r"nvidia\.ko(?: because it does not include the required GPU\s{1,4}System Processor)?",
+        frameworks=(),
+        category=Category.GPU_ARCH_UNSUPPORTED,
+        title="The open NVIDIA kernel module cannot drive this GPU (it has no GSP)",
+        cause="The open kernel module runs the driver on the GPU System Processor, which "
+        "only Turing and newer GPUs have; an older GPU is left without a driver.",
+        fix="Install the proprietary kernel module of the same driver release (e.g. the "
+        "non -open package, or `kernel` instead of `kernel-open`), or a legacy branch the "
+        "GPU is supported by.",
+        source="https://github.com/NVIDIA/open-gpu-kernel-modules/issues/696",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c (515.43.04):
+    # open modules before 545 refused GeForce/workstation GPUs without a module parameter.
+    Signature(
+        id="nvrm-open-module-datacenter-only",
+        regex=r"Open nvidia\.ko is only ready for use on Data Center GPUs",
+        frameworks=(),
+        category=Category.NO_DRIVER,
+        title="The open NVIDIA kernel module refused a non-data-center GPU",
+        cause="Open kernel modules from 515 to 545 only initialise GeForce and workstation "
+        "GPUs when NVreg_OpenRmEnableUnsupportedGpus=1 is set; without it no GPU is driven.",
+        fix="Set `options nvidia NVreg_OpenRmEnableUnsupportedGpus=1` in /etc/modprobe.d, "
+        "or install the proprietary module or a driver of 545 or later.",
+        source="https://github.com/siderolabs/extensions/issues/114",
+        explains=(
+            "nvrm-rm-init-adapter-failed",
+            "nvidia-smi-no-driver",
+            "no-nvidia-driver",
+            "cuda-no-device",
+        ),
+    ),
+    # NVIDIA/open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c
+    # ("RmInitAdapter failed! (0x%x:0x%x:%d)") and kernel-open/nvidia/nv.c
+    # ("rm_init_adapter failed, device minor number %d"), 595.45.04.
+    Signature(
+        id="nvrm-rm-init-adapter-failed",
+        regex=r"RmInitAdapter failed!? \((?P<code>0x[0-9a-fA-F]{1,8}:0x[0-9a-fA-F]{1,8}:\d{1,6})\)"
+        r"|rm_init_adapter failed, device minor number",
+        frameworks=(),
+        category=Category.NO_DRIVER,
+        title="The NVIDIA kernel module loaded but could not initialise the GPU",
+        cause="The module is loaded, yet its resource manager failed to bring the GPU up "
+        "(firmware, a GPU the module refuses, a platform it does not support, or a GPU "
+        "fallen off the bus), so no GPU is usable.",
+        fix="Read the NVRM lines just before this one in `sudo dmesg` (they usually say "
+        "why); reinstall the driver for the running kernel and reboot.",
+        source="https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433",
+        explains=("nvidia-smi-no-driver", "no-nvidia-driver", "cuda-no-device"),
     ),
     Signature(
         id="libcuda-missing",
@@ -567,8 +681,22 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     ),
     Signature(
         id="cuda-shared-library-missing",
+        # One loader failure in each of its forms: glibc's elf/dl-load.c ("cannot open shared
+        # object file", after "error while loading shared libraries: " for a program),
+        # CTranslate2's src/cuda/cublas_stub.cc and nccl_stub.cc (v4.8.1: "Library <name> is
+        # not found or cannot be loaded"), and CPython's Modules/_ctypes/callproc.c on
+        # Windows ("Could not find module '<path>' (or one of its dependencies)"). The
+        # library's CUDA major, where its name carries one, is read by explain.facts.
         regex=r"(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
-        r"nvToolsExt|cupti|nccl)\w*[.,]so(?:\.[\d.]+)?): cannot open shared object file",
+        r"nvToolsExt|cupti|nccl|nvinfer|nvonnxparser|nvparsers|nvrtc|nvjpeg|npp[a-z]{1,8}|"
+        r"cufile)\w*[.,]so(?:\.(?P<major>\d+)[\d.]*)?): cannot open shared object file"
+        r"|Library (?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
+        r"nccl|nvinfer|nvrtc)\w{0,20}?64_(?P<major2>\d+)\w{0,8}\.dll) is not found or cannot be "
+        r"loaded"
+        r"|Could not find module '[^'\n]{0,300}?(?P<lib3>(?:cudart|cublas|cublasLt|cufft|curand|"
+        r"cusolver|cusparse|nvJitLink|nccl|nvinfer|nvrtc)\w{0,20}?64_(?P<major3>\d+)\w{0,8}"
+        r"\.dll|lib(?:cudart|cublas|cublasLt|nvrtc|nvinfer)\w{0,20}\.so[\d.]{0,12})' "
+        r"\(or one of its dependencies\)",
         frameworks=ALL_FRAMEWORKS,
         category=Category.CUDA_RUNTIME_MISSING,
         title="A CUDA runtime library is missing",
@@ -617,7 +745,10 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         id="cudnn-shared-library-missing",
         regex=r"(?P<lib>libcudnn\w{0,40}\.so(?:\.(?P<major>\d+))?[\d.]{0,20})"
         r": cannot open shared object file"
-        r"|(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)(?:'| was)? not found",
+        r"|(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)(?:'| was| is)? not found"
+        # CTranslate2's and CPython ctypes' wordings (see cuda-shared-library-missing).
+        r"|Could not find module '[^'\n]{0,300}?(?P<lib3>cudnn(?:_\w{1,40})?64_(?P<major3>\d+)"
+        r"\.dll)' \(or one of its dependencies\)",
         frameworks=ALL_FRAMEWORKS,
         category=Category.CUDNN_MISMATCH,
         title="A cuDNN library of the needed major version cannot be loaded",
@@ -882,6 +1013,21 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         "nvidia-cuda-nvcc wheel) and set CUDA_HOME to it, or install a prebuilt wheel of "
         "the extension.",
         source="https://github.com/CSAILVision/gandissect/issues/19",
+    ),
+    # cupy/cupy cupy/_environment.py (v14.0.0rc1-1244-g6b6d956, the duplicate-installation
+    # check since cupy#5032): more than one distribution provides the cupy package.
+    Signature(
+        id="cupy-multiple-packages",
+        regex=r"CuPy may not function correctly because multiple CuPy packages are installed",
+        frameworks=("cupy",),
+        category=Category.MIXED_WHEELS,
+        title="Several CuPy distributions are installed over one cupy package",
+        cause="cupy (a source build) and the cupy-cudaXXx wheels all install the same import "
+        "package; with two of them the files of one overwrite the other's, often of "
+        "another CUDA major.",
+        fix="pip uninstall every CuPy distribution the warning lists (and `conda uninstall "
+        "cupy` for a conda one), then install the one wheel for your CUDA major.",
+        source="https://github.com/amazon-braket/amazon-braket-examples/pull/903",
     ),
     Signature(
         id="cupy-not-correctly-installed",
@@ -1223,8 +1369,8 @@ EMITTED: tuple[Signature, ...] = (
         cause="xformers compares the torch it was built for with the installed one; a "
         "'+cpu' torch means pip installed PyTorch's CPU build, so no CUDA package works.",
         fix="Install the CUDA build of PyTorch that xformers was built for (its "
-        "'built for' line names it) from the PyTorch index, e.g. `pip install torch "
-        "--index-url https://download.pytorch.org/whl/cu121`.",
+        "'built for' line names the release and CUDA variant), from that variant's "
+        "PyTorch index.",
         source="https://github.com/open-mmlab/PIA/issues/30",
         emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
         analysis=CPU_BUILD,
@@ -1241,8 +1387,7 @@ EMITTED: tuple[Signature, ...] = (
         cause="Each xformers wheel is built against one torch release and CUDA variant and "
         "prints both when its C++/CUDA extension does not load beside the installed torch.",
         fix="Install the xformers release built for the installed torch, from the same "
-        "index as torch (e.g. `pip install -U xformers --index-url "
-        "https://download.pytorch.org/whl/cu121` for a cu121 torch).",
+        "PyTorch index (the same CUDA variant) as torch.",
         source="https://github.com/deforum/deforum-stable-diffusion/issues/377",
         emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
     ),
@@ -1290,9 +1435,8 @@ EMITTED: tuple[Signature, ...] = (
         cause="torchvision (and other torch extensions) register their C++ operators with "
         "torch's dispatcher when their compiled library loads; when it was built for another "
         "torch release or variant the library does not load and the operator is missing.",
-        fix="Install torch and the package together from one index at matching versions "
-        "(torchvision X.Y pins its torch), e.g. `pip install torch torchvision "
-        "--index-url https://download.pytorch.org/whl/cu121`.",
+        fix="Install torch and the package together, from one index at matching versions "
+        "(torchvision's metadata pins the torch release it was built for).",
         source="https://github.com/pytorch/pytorch/issues/122494",
         emitted_by="pytorch/pytorch:torch/csrc/utils/python_dispatch.cpp@013c4267012d1742f2fe5b23e1c93c52026f8bb9",
         analysis=COMPANION,

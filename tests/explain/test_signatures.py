@@ -287,6 +287,71 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         "NVIDIA-SMI has failed because it couldn\u2018t communicate with the NVIDIA driver.",
     ),
+    # The kernel's NVRM records of one message, joined as explain's normaliser joins them.
+    "nvrm-gpu-on-legacy-branch": (
+        # https://github.com/siderolabs/talos/issues/8764
+        (
+            "kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU "
+            "installed in this system is supported through the NVIDIA 470.xx Legacy drivers. "
+            "Please visit http://www.nvidia.com/object/unix.html for more information.  The "
+            "535.129.03 NVIDIA driver will ignore this GPU.  Continuing probe..."
+        ),
+        # https://github.com/NixOS/nixos-hardware/issues/1880
+        (
+            "NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU installed in this system is supported "
+            "through the NVIDIA 580.xx Legacy drivers. Please"
+        ),
+    ),
+    "nvrm-open-module-no-gsp": (
+        # osapi.c's text with its records joined; https://github.com/NVIDIA/open-gpu-kernel-modules/issues/696
+        (
+            "NVRM: The NVIDIA GPU 0000:02:00.0 (PCI ID: 10de:1b82) installed in this system is not "
+            "supported by open nvidia.ko because it does not include the required GPU System "
+            "Processor (GSP)."
+        ),
+        # osapi.c's vGPU-host variant
+        "NVRM: installed in this vGPU host system is not supported by open nvidia.ko.",
+    ),
+    "nvrm-open-module-datacenter-only": (
+        # https://github.com/siderolabs/extensions/issues/114 (as the node logged it)
+        "Open nvidia.ko is only ready for use on Data Center GPUs. ",
+        # https://github.com/kata-containers/kata-containers/issues/12258
+        "[    9.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
+    ),
+    "nvrm-rm-init-adapter-failed": (
+        # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433
+        "[  217.545832] NVRM: GPU 0000:05:00.0: RmInitAdapter failed! (0x62:0xffff:1622)",
+        # https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/26
+        "[   37.673683] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0",
+    ),
+    "cupy-multiple-packages": (
+        # cupy/_environment.py's text; https://github.com/amazon-braket/amazon-braket-examples/pull/903
+        "CuPy may not function correctly because multiple CuPy packages are installed",
+        # https://github.com/rapidsai-community/rapidsai-csp-utils/pull/138
+        "  CuPy may not function correctly because multiple CuPy packages are installed",
+    ),
+    "ngc-container-driver-too-old": (
+        # https://github.com/NVIDIA/TensorRT-LLM/issues/23
+        "ERROR: This container was built for NVIDIA Driver Release 535.86 or later, but",
+        # https://github.com/hiyouga/LlamaFactory/issues/5962 (the two lines joined)
+        (
+            "This container was built for NVIDIA Driver Release 545.23 or later, butversion "
+            "535.104.05 was detected and compatibility mode is UNAVAILABLE"
+        ),
+    ),
+    "xla-driver-older-than-ptxas": (
+        # https://github.com/google/brax/issues/488
+        (
+            "W external/xla/xla/service/gpu/nvptx_compiler.cc:760] The NVIDIA driver's CUDA "
+            "version is 12.4 which is older than the ptxas CUDA version (12.5.40). Because the "
+            "driver is older than the ptxas version, XLA is disabling parallel compilation"
+        ),
+        # the later wording; https://github.com/jax-ml/jax/issues/25718
+        (
+            "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX compiler "
+            "version (12.6.85). Because the driver is older than the PTX compiler version"
+        ),
+    ),
     "libcuda-missing": (
         (
             "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
@@ -518,6 +583,22 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "tf-skipping-gpu-devices": ("Skipping registering GPU devices...",),
     "cuda-shared-library-missing": (
+        # glibc's elf/dl-load.c text for a program and an import, with TensorRT's libraries:
+        # https://github.com/PaddlePaddle/Serving/issues/1435
+        (
+            "python3.6/site-packages/paddle_serving_server/serving-gpu-cuda11-0.0.0/serving: error "
+            "while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No "
+            "such file or directory"
+        ),
+        # https://github.com/wang-xinyu/tensorrtx/issues/1501
+        "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
+        # CTranslate2's src/cuda/cublas_stub.cc: https://github.com/billwuhao/ComfyUI_gemmax/issues/2
+        "Library cublas64_11.dll is not found or cannot be loaded",
+        # CPython's ctypes on Windows: https://github.com/onnx/onnx-tensorrt/issues/951
+        (
+            "Could not find module 'libcudart.so' (or one of its dependencies). Try using the full "
+            "path with constructor syntax."
+        ),
         "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
         "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
         (
@@ -662,6 +743,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     # examples are written from each library's message format, not copied from the
     # corpus, so the corpus stays a held-out measure.
     "cudnn-shared-library-missing": (
+        # CPython's ctypes text (Modules/_ctypes/callproc.c) naming a cuDNN DLL
+        (
+            "FileNotFoundError: Could not find module 'C:\\venv\\Lib\\site-packages\\nvidia\\"
+            "cudnn\\bin\\cudnn_ops64_9.dll' (or one of its dependencies). Try using the full "
+            "path with constructor syntax."
+        ),
         "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory",
         "OSError: libcudnn_graph.so.9.1.0: cannot open shared object file: No such file or directory",
         (
@@ -860,6 +947,7 @@ def test_table_is_well_formed() -> None:
         assert 10 < len(s.title) < 100, s.id
         assert s.cause.endswith(".") and s.fix, s.id
         assert set(s.supersedes) <= set(ids), s.id
+        assert set(s.explains) <= set(ids) - {s.id}, s.id
         assert s.pattern.search("") is None, s.id
     assert covered == set(ALL_FRAMEWORKS)
     assert len({s.source for s in SIGNATURES}) == len(SIGNATURES)
