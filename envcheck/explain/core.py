@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.explain.anchors import AnchorIndex, lower
 from envcheck.explain.signatures import (
     ARCH,
     BF16,
@@ -48,33 +49,47 @@ _SHOWN_LINE_CHARS = 240
 
 
 @functools.lru_cache(maxsize=4)
-def _prefilter(signatures: tuple[Signature, ...]) -> re.Pattern[str]:
-    """One combined pattern that finds candidate lines in a single pass over the text.
-
-    Group names are dropped (they would clash) and ``\\s`` may not cross a line
-    break; the candidate lines are then matched against each signature.
-    """
-    parts = []
-    for sig in signatures:
-        source = re.sub(r"[(][?]P<[A-Za-z_0-9]+>", "(?:", sig.regex)
-        parts.append("(?:" + source.replace("\\s", "[^\\S\\n]") + ")")
-    return re.compile("|".join(parts), re.MULTILINE)
+def _index(signatures: tuple[Signature, ...]) -> AnchorIndex:
+    """The literal anchors of ``signatures`` (see :mod:`envcheck.explain.anchors`)."""
+    return AnchorIndex.build([sig.regex for sig in signatures])
 
 
-def _candidate_lines(text: str, prefilter: re.Pattern[str]) -> Iterator[tuple[int, str]]:
-    """(line number, line) of every line the prefilter matches, in order."""
+def _cap_lines(text: str) -> str:
+    """``text`` with every line cut to MAX_LINE_CHARS, before any regex sees it."""
+    lines = text.split("\n")
+    if max(map(len, lines)) <= MAX_LINE_CHARS:
+        return text
+    return "\n".join(line[:MAX_LINE_CHARS] for line in lines)
+
+
+def _candidate_lines(text: str, index: AnchorIndex) -> Iterator[tuple[int, str, frozenset[int]]]:
+    """(line number, line, indexes of the signatures with an anchor on it) of every
+    line that holds an anchor, in order. ``text`` is already capped."""
+    lowered = lower(text)
+    if index.unanchored:
+        # A signature with no literal anchor is tried on every line (none is today).
+        pos = 0
+        for number, line in enumerate(text.split("\n"), 1):
+            end = pos + len(line)
+            yield number, line.rstrip("\r"), index.hits(lowered, pos, end)
+            pos = end + 1
+        return
     line_no = 1
     counted_to = 0
-    last_start = -1
-    for hit in prefilter.finditer(text):
-        start = text.rfind("\n", 0, hit.start()) + 1
-        if start == last_start:
-            continue
+    pos = 0
+    while True:
+        hit = index.first.search(lowered, pos)
+        if hit is None:
+            return
+        before = lowered.rfind("\n", pos, hit.start())
+        start = pos if before < 0 else before + 1
+        end = lowered.find("\n", hit.end())
+        if end < 0:
+            end = len(lowered)
         line_no += text.count("\n", counted_to, start)
         counted_to = start
-        last_start = start
-        end = text.find("\n", start)
-        yield line_no, text[start : len(text) if end < 0 else end].rstrip("\r")
+        yield line_no, text[start:end].rstrip("\r"), index.hits(lowered, start, end)
+        pos = end + 1
 
 
 def _line_count(text: str) -> int:
@@ -187,10 +202,11 @@ def match_signatures(
     sigs = tuple(signatures)
     found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
     order: list[str] = []
-    for number, raw in _candidate_lines(text, _prefilter(sigs)):
-        line = raw[:MAX_LINE_CHARS]
+    capped = _cap_lines(text)
+    for number, line, candidates in _candidate_lines(capped, _index(sigs)):
         hits: dict[str, re.Match[str]] = {}
-        for sig in sigs:
+        for i in sorted(candidates):
+            sig = sigs[i]
             m = sig.pattern.search(line)
             if m is not None:
                 hits[sig.id] = m
@@ -205,7 +221,7 @@ def match_signatures(
             shown, _facts, count = found[sid]
             count[0] += 1
             if len(shown) < MAX_EVIDENCE_LINES:
-                shown.append((number, _shorten(_printable(line))))
+                shown.append((number, _shorten(_printable(line.strip()[: 4 * _SHOWN_LINE_CHARS]))))
     matches = []
     for sid in order:
         shown, facts, count = found[sid]
