@@ -8,13 +8,15 @@ each signature's own parse tree, so a new signature is covered without a list
 to keep: every literal anchor, and every prefix of a sample match that ends
 where a literal part ends (right before a class, a repeat or a branch).
 
-Used by ``tests/fuzz/test_growth.py`` and ``scripts/bench_growth.py``.
+Used by ``tests/fuzz/test_growth*.py`` and ``scripts/bench_growth.py``, with
+:func:`grows_linearly`, the one comparison of two timings the tests make.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from envcheck.explain.anchors import anchors_of
@@ -112,3 +114,33 @@ def repeated(word: str, size: int, sep: str = "") -> str:
     """``word`` (then ``sep``) repeated to ``size`` characters: one long line or many."""
     unit = word + sep
     return (unit * (size // len(unit) + 1))[:size]
+
+
+LINEAR_SLACK = 2.5
+"""How far above linear a measured growth may be: a quadratic one is ten times
+linear for a tenfold input."""
+TIMER_FLOOR = 0.0002
+"""Seconds below which a difference is timer noise on a shared machine."""
+
+
+def best_time(fn: Callable[[], object], runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def grows_linearly(
+    big: Callable[[], object], small: Callable[[], object], linear: float
+) -> tuple[bool, str]:
+    """Whether ``big`` costs at most LINEAR_SLACK times ``linear`` times ``small``
+    (``linear``: the ratio a linear cost gives); measured again before a failure
+    is believed."""
+    t_big = t_small = 0.0
+    for _ in range(3):
+        t_big, t_small = best_time(big), best_time(small)
+        if t_big <= LINEAR_SLACK * linear * t_small + TIMER_FLOOR:
+            return True, ""
+    return False, f"{t_big * 1000:.2f} ms against {t_small * 1000:.2f} ms"

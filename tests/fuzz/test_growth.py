@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,13 @@ from envcheck.explain import match_signatures
 from envcheck.explain.anchors import anchors_of, lower
 from envcheck.explain.core import MAX_LINE_CHARS
 from envcheck.explain.signatures import SIGNATURES, Signature
-from tests.fuzz.shapes import partial_matches, repeated, sample_matches, signature_keywords
+from tests.fuzz.shapes import (
+    grows_linearly,
+    partial_matches,
+    repeated,
+    sample_matches,
+    signature_keywords,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,34 +32,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "corpus" / "errors"
-LINEAR_SLACK = 2.5
-"""How far above linear a measured growth may be: a quadratic one is ten times
-linear for a tenfold input."""
-TIMER_FLOOR = 0.0002
-"""Seconds below which a difference is timer noise on a shared machine."""
-
-
-def _best(fn: Callable[[], object], runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def _grows_linearly(
-    big: Callable[[], object], small: Callable[[], object], linear: float
-) -> tuple[bool, str]:
-    """Whether ``big`` costs at most LINEAR_SLACK times ``linear`` times ``small``
-    (``linear``: the ratio a linear cost gives); measured again before a failure
-    is believed."""
-    t_big = t_small = 0.0
-    for _ in range(3):
-        t_big, t_small = _best(big), _best(small)
-        if t_big <= LINEAR_SLACK * linear * t_small + TIMER_FLOOR:
-            return True, ""
-    return False, f"{t_big * 1000:.2f} ms against {t_small * 1000:.2f} ms"
 
 
 def _shapes(sig: Signature, size: int) -> list[tuple[str, str]]:
@@ -148,7 +124,7 @@ def test_signature_regex_is_linear_on_one_line(sig: Signature) -> None:
         def ten(short: list[str] = short) -> object:
             return [sig.pattern.search(x) for x in short]
 
-        ok, why = _grows_linearly(one, ten, 1.0)
+        ok, why = grows_linearly(one, ten, 1.0)
         if not ok:
             slow.append(f"{name}: {why}")
     assert slow == []
@@ -161,7 +137,7 @@ def test_the_issue_shapes_are_linear() -> None:
         for sep in ("", "\n"):
             big = repeated(word + sep, 200_000)
             small = repeated(word + sep, 20_000)
-            ok, why = _grows_linearly(
+            ok, why = grows_linearly(
                 functools.partial(match_signatures, big),
                 functools.partial(match_signatures, small),
                 10.0,
@@ -179,7 +155,7 @@ def test_every_keyword_is_linear_through_explain() -> None:
         for sep in ("", " "):
             big = repeated(word, 100_000, sep)
             small = repeated(word, 10_000, sep)
-            ok, why = _grows_linearly(
+            ok, why = grows_linearly(
                 functools.partial(match_signatures, big),
                 functools.partial(match_signatures, small),
                 10.0,
