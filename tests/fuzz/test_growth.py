@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.explain import match_signatures
+from envcheck.explain import explain_findings, match_signatures
 from envcheck.explain.anchors import anchors_of, lower
 from envcheck.explain.core import MAX_LINE_CHARS
 from envcheck.explain.signatures import SIGNATURES, Signature
@@ -132,14 +132,15 @@ def test_signature_regex_is_linear_on_one_line(sig: Signature) -> None:
 
 def test_the_issue_shapes_are_linear() -> None:
     """The two reported shapes (issue 26 item 1): 200 KB on one line and on many
-    lines within a small multiple of 20 KB's time."""
+    lines within a small multiple of 20 KB's time, through what ``explain`` and
+    ``doctor --from-collect-env`` call (the facts reader included)."""
     for word in ("NCCL error ", "libcudart"):
         for sep in ("", "\n"):
             big = repeated(word + sep, 200_000)
             small = repeated(word + sep, 20_000)
             ok, why = grows_linearly(
-                functools.partial(match_signatures, big),
-                functools.partial(match_signatures, small),
+                functools.partial(explain_findings, big),
+                functools.partial(explain_findings, small),
                 10.0,
             )
             assert ok, (word, sep, why)
