@@ -55,9 +55,11 @@ def _fill(unit: str, size: int, head: str = "", tail: str = "") -> str:
 
 
 def _lines_of(word: str, size: int) -> str:
-    """``word`` repeated on lines as long as explain matches, to ``size``."""
-    line = repeated(word, MAX_LINE_CHARS - 1, " ")
-    return _fill(line + "\n", size)
+    """``word`` repeated on lines as long as explain matches, to ``size``; each line
+    starts with its number, so no two are alike (explain matches a repeated line once)."""
+    line = repeated(word, MAX_LINE_CHARS - 10, " ")
+    count = size // (len(line) + 9) + 1
+    return "".join(f"{i:08d} {line}\n" for i in range(count))[:size]
 
 
 def _log() -> str:

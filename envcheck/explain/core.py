@@ -62,17 +62,16 @@ def _cap_lines(text: str) -> str:
     return "\n".join(line[:MAX_LINE_CHARS] for line in lines)
 
 
-def _candidate_lines(text: str, index: AnchorIndex) -> Iterator[tuple[int, str, frozenset[int]]]:
-    """(line number, line, indexes of the signatures with an anchor on it) of every
-    line that holds an anchor, in order. ``text`` is already capped."""
-    lowered = lower(text)
+def _candidate_lines(text: str, lowered: str, index: AnchorIndex) -> Iterator[tuple[int, int, int]]:
+    """(line number, start, end) of every line of ``text`` (already capped;
+    ``lowered`` is :func:`lower` of it) that holds an anchor, in order; every line
+    when a signature has no anchor."""
     if index.unanchored:
         # A signature with no literal anchor is tried on every line (none is today).
         pos = 0
         for number, line in enumerate(text.split("\n"), 1):
-            end = pos + len(line)
-            yield number, line.rstrip("\r"), index.hits(lowered, pos, end)
-            pos = end + 1
+            yield number, pos, pos + len(line)
+            pos += len(line) + 1
         return
     line_no = 1
     counted_to = 0
@@ -88,7 +87,7 @@ def _candidate_lines(text: str, index: AnchorIndex) -> Iterator[tuple[int, str, 
             end = len(lowered)
         line_no += text.count("\n", counted_to, start)
         counted_to = start
-        yield line_no, text[start:end].rstrip("\r"), index.hits(lowered, start, end)
+        yield line_no, start, end
         pos = end + 1
 
 
@@ -203,19 +202,21 @@ def match_signatures(
     found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
     order: list[str] = []
     capped = _cap_lines(text)
-    for number, line, candidates in _candidate_lines(capped, _index(sigs)):
-        hits: dict[str, re.Match[str]] = {}
-        for i in sorted(candidates):
-            sig = sigs[i]
-            m = sig.pattern.search(line)
-            if m is not None:
-                hits[sig.id] = m
-        hidden = {h for sid in hits for h in _by_id()[sid].supersedes}
-        for sid, m in hits.items():
-            if sid in hidden:
-                continue
+    index = _index(sigs)
+    lowered = lower(capped)
+    # A log repeats its lines (a warning per step, a pasted loop): each distinct
+    # line is matched once.
+    seen: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {}
+    for number, start, end in _candidate_lines(capped, lowered, index):
+        line = capped[start:end].rstrip("\r")
+        result = seen.get(line)
+        if result is None:
+            result = _match_line(line, sigs, index.hits(lowered, start, end))
+            if len(seen) >= _SEEN_LINES:
+                seen.clear()
+            seen[line] = result
+        for sid, facts in result:
             if sid not in found:
-                facts = {k: v for k, v in m.groupdict().items() if v is not None}
                 found[sid] = ([], facts, [0])
                 order.append(sid)
             shown, _facts, count = found[sid]
@@ -227,6 +228,27 @@ def match_signatures(
         shown, facts, count = found[sid]
         matches.append(Match(_by_id()[sid], tuple(shown), facts, count=count[0]))
     return tuple(matches), _line_count(text)
+
+
+_SEEN_LINES = 1024
+"""Distinct lines whose result is kept (each at most MAX_LINE_CHARS long)."""
+
+
+def _match_line(
+    line: str, sigs: tuple[Signature, ...], candidates: frozenset[int]
+) -> tuple[tuple[str, dict[str, str]], ...]:
+    """(signature id, facts) of every signature on one line, superseded ones left out."""
+    hits: dict[str, re.Match[str]] = {}
+    for i in sorted(candidates):
+        m = sigs[i].pattern.search(line)
+        if m is not None:
+            hits[sigs[i].id] = m
+    hidden = {h for sid in hits for h in _by_id()[sid].supersedes}
+    return tuple(
+        (sid, {k: v for k, v in m.groupdict().items() if v is not None})
+        for sid, m in hits.items()
+        if sid not in hidden
+    )
 
 
 _ID_CACHE: dict[str, Signature] = {}
