@@ -21,6 +21,23 @@ class ExitCode(enum.IntEnum):
     """Interrupted with Ctrl-C."""
 
 
+MAX_QUOTED = 200
+"""Most characters of user text a one-line message quotes (issue 26 item 8)."""
+
+
+def clip(text: object, limit: int = MAX_QUOTED) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, the cut said."""
+    shown = str(text)
+    if len(shown) <= limit:
+        return shown
+    return f"{shown[:limit]}... ({len(shown) - limit} more characters)"
+
+
+def clip_repr(text: object, limit: int = MAX_QUOTED) -> str:
+    """``repr`` of :func:`clip` (a quoted value in a message)."""
+    return repr(clip(text, limit)) if len(str(text)) > limit else repr(text)
+
+
 class EnvcheckError(Exception):
     """An error the user can act on; printed as one line, exit code 2."""
 
@@ -32,9 +49,9 @@ class InputError(EnvcheckError):
     """
 
     def __init__(self, path: Optional[Union[str, Path]], line: Optional[int], message: str) -> None:
-        self.path = None if path is None else str(path)
+        self.path = None if path is None else clip(path, 4 * MAX_QUOTED)
         self.line = line
-        self.message = message
+        self.message = clip(message, 3 * MAX_QUOTED)
         super().__init__(str(self))
 
     def __str__(self) -> str:

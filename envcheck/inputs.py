@@ -25,7 +25,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, BinaryIO, Optional, Union
 
 from envcheck.errors import InputError
 
@@ -79,6 +79,37 @@ def _os_error(shown: str, what: str, exc: OSError) -> InputError:
     return InputError(shown, None, exc.strerror or type(exc).__name__)
 
 
+def open_binary(path: PathLike, what: str = "file") -> BinaryIO:
+    """A regular file opened for reading, checked like :func:`read_bytes` (a FIFO,
+    a device, a name over the length limit are one-line InputErrors); for readers
+    that stream a file too large to hold at once (fleet records)."""
+    shown = str(path)
+    try:
+        st = Path(path).stat()
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, ValueError):  # embedded NUL byte in the name
+            raise InputError(shown, None, f"{what} not found") from None
+        raise _os_error(shown, what, exc) from None
+    bad = _kind_of_mode(st.st_mode)
+    if bad is not None:
+        raise InputError(shown, None, f"{what} is {bad}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    flags |= getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _os_error(shown, what, exc) from None
+    try:
+        # The path may have been swapped for a FIFO between stat and open.
+        bad = _kind_of_mode(os.fstat(fd).st_mode)
+        if bad is not None:
+            raise InputError(shown, None, f"{what} is {bad}")
+        return os.fdopen(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_bytes(path: PathLike, what: str = "file", limit: int = DEFAULT_LIMIT) -> bytes:
     """The bytes of a regular file (``-`` is stdin), at most ``limit`` of them."""
     shown = str(path)
@@ -88,34 +119,11 @@ def read_bytes(path: PathLike, what: str = "file", limit: int = DEFAULT_LIMIT) -
         except OSError as exc:
             raise _os_error("<stdin>", what, exc) from None
     else:
-        try:
-            st = Path(path).stat()
-        except (OSError, ValueError) as exc:
-            if isinstance(exc, ValueError):  # embedded NUL byte in the name
-                raise InputError(shown, None, f"{what} not found") from None
-            raise _os_error(shown, what, exc) from None
-        bad = _kind_of_mode(st.st_mode)
-        if bad is not None:
-            raise InputError(shown, None, f"{what} is {bad}")
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-        flags |= getattr(os, "O_NOCTTY", 0)
-        try:
-            fd = os.open(path, flags)
-        except OSError as exc:
-            raise _os_error(shown, what, exc) from None
-        try:
-            # The path may have been swapped for a FIFO between stat and open.
-            bad = _kind_of_mode(os.fstat(fd).st_mode)
-            if bad is not None:
-                raise InputError(shown, None, f"{what} is {bad}")
-            with os.fdopen(fd, "rb", closefd=True) as fh:
-                fd = -1
+        with open_binary(path, what) as fh:
+            try:
                 data = fh.read(limit + 1)
-        except OSError as exc:
-            raise _os_error(shown, what, exc) from None
-        finally:
-            if fd >= 0:
-                os.close(fd)
+            except OSError as exc:
+                raise _os_error(shown, what, exc) from None
     if len(data) > limit:
         raise InputError(shown, None, f"{what} is larger than {_size(limit)}")
     return data

@@ -116,6 +116,8 @@ _FQDN = re.compile(
     r"|[a-z]{2})(?![A-Za-z0-9-])"
 )
 _IPV4 = re.compile(r"(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?![0-9.])")
+_IP_PORT = re.compile(r"(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(:\d{1,5})(?![0-9.])")
+_IP_IN_URL = re.compile(r"(//|@)(?:\d{1,3}\.){3}\d{1,3}(?![0-9.])")
 _FILE_SUFFIXES = frozenset(
     ["so", "py", "sh", "txt", "md", "in", "cfg", "json", "toml", "yml", "yaml", "gz", "zip", "whl"]
 )
@@ -127,7 +129,49 @@ def is_secret_name(name: str) -> bool:
 
 
 def is_host_name(name: str) -> bool:
-    return _HOST_NAME.search(name) is not None
+    return _HOST_NAME.search(name) is not None or name.upper() in _HOST_PORT_VARS
+
+
+# Variables whose whole value is a host (or host:port): every part of it goes.
+_WHOLE_HOST_VARS = frozenset({"HOSTNAME", "HOST", "MASTER_ADDR", "SLURMD_NODENAME"})
+# NCCL's rendezvous address is ``host:port`` (NCCL docs, "Environment Variables").
+_HOST_PORT_VARS = frozenset({"NCCL_COMM_ID"})
+# A file name NCCL writes; users put the host name in it (``%h`` is NCCL's own).
+_HOST_FILE_VARS = frozenset({"NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE"})
+_HOST_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]{1,252}")
+_HOST_PORT = re.compile(r"^\[?([^\s\]]{1,253}?)\]?(:\d{1,5})?$")
+
+
+def _host_value(name: str, value: str) -> Optional[str]:
+    """The value of a variable that names a host, with the host gone; None for others."""
+    upper = name.upper()
+    if not value:
+        return None
+    if upper in _WHOLE_HOST_VARS:
+        return HOST
+    if upper in _HOST_PORT_VARS:
+        m = _HOST_PORT.match(value.strip())
+        return HOST + (m.group(2) or "") if m else HOST
+    if upper in _HOST_FILE_VARS:
+        head, sep, _tail = value.replace("\\", "/").rpartition("/")
+        return f"{head}{sep}{REDACTED}" if sep else REDACTED
+    return None
+
+
+def _hosts_of(name: str, value: str) -> list[str]:
+    """Host names a variable's value reveals (learned, so they go everywhere)."""
+    upper = name.upper()
+    found: list[str] = []
+    if upper in _WHOLE_HOST_VARS or upper in _HOST_PORT_VARS or is_host_name(name):
+        for token in _HOST_TOKEN.findall(value):
+            if not token.replace(".", "").isdigit():
+                found.append(token)
+    for m in _FQDN.finditer(value):
+        if _host_match(m) == HOST:
+            found.append(m.group(0))
+    # The short name of every fully qualified one: ``gpu7`` of ``gpu7.cluster.example.org``.
+    found += [h.split(".", 1)[0] for h in found if "." in h]
+    return [h for h in found if len(h) >= 3 and h.lower() not in _GENERIC]
 
 
 @dataclass(frozen=True)
@@ -149,6 +193,7 @@ class Policy:
                 users.append(value.strip())
             elif name.upper() in ("HOSTNAME", "HOST", "SLURMD_NODENAME") and value:
                 hosts.append(value.strip())
+            hosts += _hosts_of(name, str(value))
         return Policy(self.homes, _clean(users), _clean(hosts))
 
     # ---------------------------------------------------------------- text
@@ -160,6 +205,10 @@ class Policy:
         text = _URL_CRED.sub(lambda m: m.group(1) + REDACTED + "@", text)
         text = _TOKENS.sub(REDACTED, text)
         text = _redact_assignments(text)
+        # An address with a port or a scheme is an address, not a version (cuDNN
+        # 8.9.7.29 has four parts too).
+        text = _IP_IN_URL.sub(lambda m: m.group(1) + HOST, text)
+        text = _IP_PORT.sub(HOST + r"\1", text)
         # A substring test before each pattern is built: a snapshot holds tens of
         # thousands of strings (package names) that name no home, host or user.
         for home in self.homes:
@@ -180,12 +229,10 @@ class Policy:
             return REDACTED if value else value
         if _USER_NAME.match(name) and value:
             return USER
-        if is_host_name(name) and value:
-            value = _IPV4.sub(HOST, _FQDN.sub(_host_match, value))
-            if name.upper() in ("HOSTNAME", "HOST", "MASTER_ADDR", "SLURMD_NODENAME"):
-                return HOST
-        else:
-            value = _IPV4.sub(HOST, _FQDN.sub(_host_match, value))
+        whole = _host_value(name, value)
+        if whole is not None:
+            return whole
+        value = _IPV4.sub(HOST, _FQDN.sub(_host_match, value))
         return self.text(value)
 
     def env(self, env: Mapping[str, str]) -> dict[str, str]:
@@ -227,20 +274,31 @@ def _clean(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def _redact_assignments(text: str) -> str:
-    """``NAME=value`` / ``NAME: value`` with a secret NAME: the value goes."""
+    """``NAME=value`` / ``NAME: value`` with a secret NAME: the value goes; with a
+    NAME that holds a host (``MASTER_ADDR``, ``NCCL_COMM_ID``), its hosts go."""
     out: list[str] = []
     pos = 0
     while True:
         m = _ASSIGN.search(text, pos)
         if m is None:
             break
-        value = _VALUE.match(text, m.end()) if is_secret_name(m.group(1)) else None
+        name = m.group(1)
+        secret = is_secret_name(name)
+        value = _VALUE.match(text, m.end()) if secret or is_host_name(name) else None
         if value is None:
             out.append(text[pos : m.end()])
             pos = m.end()
         else:
             out.append(text[pos : m.end()])
-            out.append(REDACTED)
+            if secret:
+                out.append(REDACTED)
+            else:
+                # MASTER_ADDR=10.11.12.13 in a pasted log: the value's hosts go.
+                raw = value.group(0)
+                whole = _host_value(name, raw.strip("\"'"))
+                out.append(
+                    whole if whole is not None else _IPV4.sub(HOST, _FQDN.sub(_host_match, raw))
+                )
             pos = value.end()
     out.append(text[pos:])
     return "".join(out)
@@ -304,7 +362,12 @@ def local_policy(
             host = None
     if host and host not in ("localhost", "localhost.localdomain"):
         hosts += [host, host.split(".")[0]]
-    homes = (home,) if home and home not in ("/", "~") else ()
+    homes: tuple[str, ...] = (home,) if home and home not in ("/", "~") else ()
+    if homes:
+        # A symlinked home (/home/alice -> /mnt/disk2/alice): paths show either.
+        real = os.path.realpath(home)
+        if real != home and real not in ("/", "~"):
+            homes += (real,)
     users = (user,) if user else ()
     return Policy(homes, _clean(users), _clean(hosts))
 

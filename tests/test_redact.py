@@ -195,3 +195,52 @@ def test_explain_redacts(tmp_path: Path) -> None:
         code, out, err = run_cli("explain", str(log), "--no-detect", "--redact", *fmt)
         assert code in (0, 1), err
         assert "alice" not in out + err and "hf_AbCdEf" not in out + err, out
+
+
+# ------------------------------------------- planted secrets (issue 26 item 7)
+
+PLANTED = {
+    **FOREIGN,
+    "env": {
+        **FOREIGN["env"],
+        "NCCL_COMM_ID": "gpu-box-secret-42:29500",
+        "NCCL_DEBUG_FILE": "/logs/nccl-gpu-box-secret-42.%p.log",
+        "SLURM_SUBMIT_HOST": "login-secret-3.hpc.example.org",
+        "TORCH_HOME": "/scratch/login-secret-3/cache",
+    },
+    "python": {**FOREIGN["python"], "prefix": "/nfs/gpu-box-secret-42/envs/gpu"},
+}
+
+
+def test_planted_hosts_in_nccl_variables_and_short_names_go() -> None:
+    snap = parse_snapshot_text(json.dumps(PLANTED), "planted.json")
+    red = redact_snapshot(snap, home="/home/me", user="me")
+    text = json.dumps(red.to_json())
+    assert_clean(text, "gpu-box-secret-42", "login-secret-3")
+    assert red.env["NCCL_COMM_ID"] == f"{HOST}:29500"
+    assert red.env["NCCL_DEBUG_FILE"].startswith("/logs/")
+
+
+def test_addresses_in_pasted_log_text_go_and_versions_stay() -> None:
+    policy = local_policy(home="/home/me", user="me", host="x")
+    text = (
+        "export MASTER_ADDR=10.11.12.13 MASTER_PORT=29500\n"
+        "NCCL_COMM_ID=gpu-box-secret-42:29500 python train.py\n"
+        "init_method=tcp://10.20.30.40:23456 connecting to 172.16.0.9:29400\n"
+        "Loaded cuDNN version 8.9.7.29 with driver 535.104.05\n"
+    )
+    out = policy.text(text)
+    for leaked in ("10.11.12.13", "10.20.30.40", "172.16.0.9", "gpu-box-secret-42"):
+        assert leaked not in out, out
+    assert "8.9.7.29" in out and "535.104.05" in out and "MASTER_PORT=29500" in out
+
+
+def test_paths_under_a_symlinked_homes_real_path_go(tmp_path: Path) -> None:
+    real = tmp_path / "disk2" / "alice"
+    real.mkdir(parents=True)
+    link = tmp_path / "home-alice"
+    link.symlink_to(real)
+    policy = local_policy(home=str(link), user="alice", host="x")
+    out = policy.text(f"cache at {real}/.cache/torch and {link}/x")
+    assert str(real) not in out and str(link) not in out
+    assert "~/.cache/torch" in out

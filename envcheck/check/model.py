@@ -159,6 +159,14 @@ class Problem:
     message: str
     severity: str = ERROR
 
+    def __post_init__(self) -> None:
+        # Messages quote pins, names and paths from the files: a 100 KB version
+        # string must not become a 100 KB line (issue 26 item 8).
+        from envcheck.errors import MAX_QUOTED, clip
+
+        if len(self.message) > 3 * MAX_QUOTED:
+            object.__setattr__(self, "message", clip(self.message, 3 * MAX_QUOTED))
+
     @property
     def name(self) -> str:
         return CODE_NAMES.get(self.code, self.code)

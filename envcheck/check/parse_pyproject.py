@@ -11,6 +11,8 @@ requirement string in the text after its table header.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -57,40 +59,85 @@ class ParsedPyproject:
     """Whether each extra is a whole environment (pixi ``[environments]``), not base + extra."""
 
 
+_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'([^\'\n]*)\'')
+_SCANS = 64
+"""Line searches by plain substring (a string written with escapes, a key inside an
+inline table) per file; after that the item has no line. Each scans the file, so an
+unbounded number of them would be quadratic (issue 26 item 2)."""
+
+
 class _Lines:
-    """Find the line of a key or string after a table header."""
+    """Find the line of a key or string after a table header.
+
+    Headers, keys at line starts and quoted strings are indexed once, so each look-up
+    is a dictionary hit and a bisection, not a scan from the header (a 1 MB file of
+    dependencies is read in linear time).
+    """
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
+        self._headers: dict[str, int] = {}
+        self._keys: dict[str, list[int]] = {}
+        self._strings: Optional[dict[str, list[int]]] = None
+        self._scans = _SCANS
+        # String operations, not regexes: a run of spaces stays linear.
+        for i, line in enumerate(self.lines):
+            stripped = line.lstrip()
+            if stripped.startswith("["):
+                body = stripped[2:] if stripped.startswith("[[") else stripped[1:]
+                close = body.find("]")
+                if close >= 0:
+                    name = ".".join(part.strip() for part in body[:close].split("."))
+                    self._headers.setdefault(name, i)
+            head, eq, _value = line.partition("=")
+            if eq:
+                key = head.strip()
+                key = key[1:] if key[:1] in ("'", '"') else key
+                key = key[:-1] if key[-1:] in ("'", '"') else key
+                self._keys.setdefault(key, []).append(i)
 
     def header(self, table: str) -> int:
         """0-based index of ``[table]`` (or ``[[table]]``); 0 when not written as a header."""
-        pattern = re.compile(
-            r"^\s*\[\[?\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]"
-        )
-        for i, line in enumerate(self.lines):
-            if pattern.match(line):
-                return i
-        return 0
+        return self._headers.get(table, 0)
 
-    def find(self, needles: tuple[str, ...], start: int) -> Optional[int]:
-        for i in range(start, len(self.lines)):
-            if any(n in self.lines[i] for n in needles):
-                return i + 1
-        for i in range(len(self.lines)):
-            if any(n in self.lines[i] for n in needles):
+    def _scan(self, needle: str, start: int) -> Optional[int]:
+        """1-based line of ``needle`` at or after ``start`` (else anywhere), within the budget."""
+        if self._scans <= 0:
+            return None
+        self._scans -= 1
+        count = len(self.lines)
+        for i in itertools.chain(range(start, count), range(min(start, count))):
+            if needle in self.lines[i]:
                 return i + 1
         return None
 
     def key(self, key: str, start: int) -> Optional[int]:
-        pattern = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
-        for i in range(start, len(self.lines)):
-            if pattern.match(self.lines[i]):
-                return i + 1
-        return self.find((key,), start)
+        found = _at_or_after(self._keys.get(key), start, wrap=False)
+        return found if found is not None else self._scan(key, start)
 
     def string(self, value: str, start: int) -> Optional[int]:
-        return self.find((f'"{value}"', f"'{value}'", value), start)
+        if self._strings is None:
+            self._strings = {}
+            line = 0
+            counted = 0
+            text = "\n".join(self.lines)
+            for m in _STRING.finditer(text):
+                line += text.count("\n", counted, m.start())
+                counted = m.start()
+                body = m.group(1) if m.group(1) is not None else m.group(2)
+                self._strings.setdefault(body, []).append(line)
+        found = _at_or_after(self._strings.get(value), start)
+        return found if found is not None else self._scan(value, start)
+
+
+def _at_or_after(indexes: Optional[list[int]], start: int, wrap: bool = True) -> Optional[int]:
+    """1-based line of the first index at or after ``start``, else (``wrap``) of the first."""
+    if not indexes:
+        return None
+    i = bisect.bisect_left(indexes, start)
+    if i < len(indexes):
+        return indexes[i] + 1
+    return indexes[0] + 1 if wrap else None
 
 
 def _toml(text: str, path: str) -> dict[str, Any]:

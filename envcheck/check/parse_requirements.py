@@ -10,7 +10,6 @@ problem at that line, never an exception.
 from __future__ import annotations
 
 import re
-import shlex
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.check.model import (
@@ -261,8 +260,82 @@ def parse_requirements(text: str, path: str, constraint: bool = False) -> Parsed
 
 
 def _unquote(value: str) -> str:
-    try:
-        parts = shlex.split(value)
-    except ValueError:
-        return value
-    return parts[0] if parts else value
+    """The first word of ``value`` as ``shlex.split`` (POSIX, no comments) reads it;
+    ``value`` itself when a quote is left open or there is no word.
+
+    Written out because shlex grows its token one character at a time, which is
+    quadratic in the word's length (issue 26 item 6: a 1 MB ``-r`` value took 13 s).
+    """
+    first: Optional[str] = None
+    i = 0
+    while True:
+        word, i = _word(value, i)
+        if i < 0:
+            return value  # a quote or an escape left open: shlex refuses the whole value
+        if word is None:
+            return value if first is None else first
+        if first is None:
+            first = word
+
+
+_WHITESPACE = " \t\r\n"
+
+
+def _word(text: str, i: int) -> tuple[Optional[str], int]:
+    """The next word from ``text[i:]`` and where it ends; None at the end, and
+    (None, -1) when a quote or an escape is left open."""
+    n = len(text)
+    while i < n and text[i] in _WHITESPACE:
+        i += 1
+    if i == n:
+        return None, i
+    out: list[str] = []
+    while i < n:
+        ch = text[i]
+        if ch in _WHITESPACE:
+            break
+        if ch == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                return None, -1
+            out.append(text[i + 1 : end])
+            i = end + 1
+        elif ch == '"':
+            i += 1
+            while True:
+                stop = _next_of(text, i, '"\\')
+                if stop < 0:
+                    return None, -1
+                out.append(text[i:stop])
+                if text[stop] == '"':
+                    i = stop + 1
+                    break
+                if stop + 1 >= n:
+                    return None, -1
+                # Inside double quotes a backslash escapes only a quote or a backslash.
+                nxt = text[stop + 1]
+                out.append(nxt if nxt in '"\\' else "\\" + nxt)
+                i = stop + 2
+        elif ch == "\\":
+            if i + 1 >= n:
+                return None, -1
+            out.append(text[i + 1])
+            i += 2
+        else:
+            stop = _next_of(text, i, _WHITESPACE + "'\"\\")
+            stop = n if stop < 0 else stop
+            out.append(text[i:stop])
+            i = stop
+    return "".join(out), i
+
+
+def _next_of(text: str, start: int, chars: str) -> int:
+    """Index of the first of ``chars`` at or after ``start`` (-1 when none)."""
+    m = _CHARS.get(chars)
+    if m is None:
+        m = _CHARS[chars] = re.compile("[" + re.escape(chars) + "]")
+    found = m.search(text, start)
+    return -1 if found is None else found.start()
+
+
+_CHARS: dict[str, re.Pattern[str]] = {}

@@ -10,7 +10,7 @@ from typing import Any, Optional
 import click
 
 from envcheck.commands._common import Obj, write_output
-from envcheck.errors import ExitCode, InputError
+from envcheck.errors import ExitCode, InputError, clip
 
 PLAN_FORMATS = ("pip", "conda", "yml", "requirements", "json")
 JSON_HELP = (
@@ -185,17 +185,19 @@ def report(
     """
     if as_json and markdown:
         raise click.UsageError("--json and --markdown cannot be used together")
-    from envcheck.fleet.records import Entry, input_files, read_file_entries, read_json_lines
+    from envcheck.fleet.records import (
+        Entry,
+        input_files,
+        read_file_entries,
+        read_json_lines,
+        stdin_lines,
+    )
 
     files: list[str] = []
     for p in paths:
         if p == "-":
             files.append(p)
             continue
-        from pathlib import Path
-
-        if not Path(p).exists():
-            raise InputError(p, None, "not found")
         found = input_files(p)
         if not found:
             raise InputError(p, None, "no snapshot files (*.json, *.jsonl) in this folder")
@@ -207,12 +209,17 @@ def report(
         for f in files:
             n = 0
             try:
-                source = read_json_lines(sys.stdin, "<stdin>") if f == "-" else read_file_entries(f)
+                source = (
+                    read_json_lines(stdin_lines(), "<stdin>") if f == "-" else read_file_entries(f)
+                )
                 for e in source:
                     n += 1
                     yield e
             except OSError as exc:
-                input_problems.append(f"{f}: {exc.strerror or exc}")
+                input_problems.append(f"{clip(f)}: {exc.strerror or type(exc).__name__}")
+                continue
+            except InputError as exc:
+                input_problems.append(str(exc))
                 continue
             if n == 0:
                 input_problems.append(f"{f}: no snapshots")

@@ -266,8 +266,15 @@ def why(
     Exit status 1 when the combination does not work.
     """
     from envcheck.compat.target import Target, target_from_flags
+    from envcheck.errors import MAX_QUOTED, clip_repr
     from envcheck.why import explain_specs, render_why
 
+    for spec in specs:
+        if len(spec) > MAX_QUOTED:
+            # A release's version is short; a long one would be echoed on every line.
+            raise click.UsageError(
+                f"SPEC {clip_repr(spec, 60)} is {len(spec)} characters long (at most {MAX_QUOTED})"
+            )
     m = _load(bundled)
     try:
         target = target_from_flags(

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.explain.anchors import AnchorIndex, lower
 from envcheck.explain.signatures import (
     ARCH,
     BF16,
@@ -52,33 +53,46 @@ _SHOWN_LINE_CHARS = 240
 
 
 @functools.lru_cache(maxsize=4)
-def _prefilter(signatures: tuple[Signature, ...]) -> re.Pattern[str]:
-    """One combined pattern that finds candidate lines in a single pass over the text.
-
-    Group names are dropped (they would clash) and ``\\s`` may not cross a line
-    break; the candidate lines are then matched against each signature.
-    """
-    parts = []
-    for sig in signatures:
-        source = re.sub(r"[(][?]P<[A-Za-z_0-9]+>", "(?:", sig.regex)
-        parts.append("(?:" + source.replace("\\s", "[^\\S\\n]") + ")")
-    return re.compile("|".join(parts), re.MULTILINE)
+def _index(signatures: tuple[Signature, ...]) -> AnchorIndex:
+    """The literal anchors of ``signatures`` (see :mod:`envcheck.explain.anchors`)."""
+    return AnchorIndex.build([sig.regex for sig in signatures])
 
 
-def _candidate_lines(text: str, prefilter: re.Pattern[str]) -> Iterator[tuple[int, str]]:
-    """(line number, line) of every line the prefilter matches, in order."""
+def _cap_lines(text: str) -> str:
+    """``text`` with every line cut to MAX_LINE_CHARS, before any regex sees it."""
+    lines = text.split("\n")
+    if max(map(len, lines)) <= MAX_LINE_CHARS:
+        return text
+    return "\n".join(line[:MAX_LINE_CHARS] for line in lines)
+
+
+def _candidate_lines(text: str, lowered: str, index: AnchorIndex) -> Iterator[tuple[int, int, int]]:
+    """(line number, start, end) of every line of ``text`` (already capped;
+    ``lowered`` is :func:`lower` of it) that holds an anchor, in order; every line
+    when a signature has no anchor."""
+    if index.unanchored:
+        # A signature with no literal anchor is tried on every line (none is today).
+        pos = 0
+        for number, line in enumerate(text.split("\n"), 1):
+            yield number, pos, pos + len(line)
+            pos += len(line) + 1
+        return
     line_no = 1
     counted_to = 0
-    last_start = -1
-    for hit in prefilter.finditer(text):
-        start = text.rfind("\n", 0, hit.start()) + 1
-        if start == last_start:
-            continue
+    pos = 0
+    while True:
+        hit = index.first.search(lowered, pos)
+        if hit is None:
+            return
+        before = lowered.rfind("\n", pos, hit.start())
+        start = pos if before < 0 else before + 1
+        end = lowered.find("\n", hit.end())
+        if end < 0:
+            end = len(lowered)
         line_no += text.count("\n", counted_to, start)
         counted_to = start
-        last_start = start
-        end = text.find("\n", start)
-        yield line_no, text[start : len(text) if end < 0 else end].rstrip("\r")
+        yield line_no, start, end
+        pos = end + 1
 
 
 def _line_count(text: str) -> int:
@@ -195,30 +209,54 @@ def match_signatures(
     sigs = tuple(signatures)
     found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
     order: list[str] = []
-    for number, raw in _candidate_lines(text, _prefilter(sigs)):
-        line = raw[:MAX_LINE_CHARS]
-        hits: dict[str, re.Match[str]] = {}
-        for sig in sigs:
-            m = sig.pattern.search(line)
-            if m is not None:
-                hits[sig.id] = m
-        hidden = {h for sid in hits for h in _by_id()[sid].supersedes}
-        for sid, m in hits.items():
-            if sid in hidden:
-                continue
+    capped = _cap_lines(text)
+    index = _index(sigs)
+    lowered = lower(capped)
+    # A log repeats its lines (a warning per step, a pasted loop): each distinct
+    # line is matched once.
+    seen: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {}
+    for number, start, end in _candidate_lines(capped, lowered, index):
+        line = capped[start:end].rstrip("\r")
+        result = seen.get(line)
+        if result is None:
+            result = _match_line(line, sigs, index.hits(lowered, start, end))
+            if len(seen) >= _SEEN_LINES:
+                seen.clear()
+            seen[line] = result
+        for sid, facts in result:
             if sid not in found:
-                facts = {k: v for k, v in m.groupdict().items() if v is not None}
                 found[sid] = ([], facts, [0])
                 order.append(sid)
             shown, _facts, count = found[sid]
             count[0] += 1
             if len(shown) < MAX_EVIDENCE_LINES:
-                shown.append((number, _shorten(_printable(line))))
+                shown.append((number, _shorten(_printable(line.strip()[: 4 * _SHOWN_LINE_CHARS]))))
     matches = []
     for sid in order:
         shown, facts, count = found[sid]
         matches.append(Match(_by_id()[sid], tuple(shown), facts, count=count[0]))
     return tuple(matches), _line_count(text)
+
+
+_SEEN_LINES = 1024
+"""Distinct lines whose result is kept (each at most MAX_LINE_CHARS long)."""
+
+
+def _match_line(
+    line: str, sigs: tuple[Signature, ...], candidates: frozenset[int]
+) -> tuple[tuple[str, dict[str, str]], ...]:
+    """(signature id, facts) of every signature on one line, superseded ones left out."""
+    hits: dict[str, re.Match[str]] = {}
+    for i in sorted(candidates):
+        m = sigs[i].pattern.search(line)
+        if m is not None:
+            hits[sigs[i].id] = m
+    hidden = {h for sid in hits for h in _by_id()[sid].supersedes}
+    return tuple(
+        (sid, {k: v for k, v in m.groupdict().items() if v is not None})
+        for sid, m in hits.items()
+        if sid not in hidden
+    )
 
 
 _ID_CACHE: dict[str, Signature] = {}

@@ -330,7 +330,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     Signature(
         id="no-cuda-gpus-available",
         regex=r"No CUDA GPUs are available"
-        r"|CUDA_VISIBLE_DEVICES[\"']?\]?\s*[=:]\s*(?:\"\"|''|[\"']?-1\b|NoDevFiles\b|\s*$)",
+        r"|CUDA_VISIBLE_DEVICES[\"']?\]?\s*[=:]\s*(?:\"\"|''|[\"']?-1\b|NoDevFiles\b|$)",
         frameworks=("torch",),
         category=Category.ENV_VAR_HIDES_GPU,
         title="CUDA_VISIBLE_DEVICES (or the scheduler) hides every GPU",
@@ -580,8 +580,10 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     ),
     Signature(
         id="onnxruntime-cuda-provider-dll-dependency",
-        regex=r"(?i:LoadLibrary failed with error 126)[^\n]{0,400}?onnxruntime_providers_cuda\.dll"
-        r"|onnxruntime_providers_cuda\.dll[^\n]{0,400}?(?i:LoadLibrary failed|error 126)",
+        regex=r"(?i:LoadLibrary failed with error 126)"
+        r"(?:(?!(?i:LoadLibrary failed with error 126))[^\n]){0,400}?onnxruntime_providers_cuda\.dll"
+        r"|onnxruntime_providers_cuda\.dll(?:(?!onnxruntime_providers_cuda\.dll)[^\n]){0,400}?"
+        r"(?i:LoadLibrary failed|error 126)",
         frameworks=("onnxruntime",),
         category=Category.CUDNN_MISMATCH,
         title="onnxruntime-gpu's CUDA provider DLL cannot load a cuDNN or CUDA DLL it needs",
@@ -625,7 +627,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     Signature(
         id="tf-dlopen-cuda-library",
         regex=r"Could not load dynamic library '(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|"
-        r"curand|cusolver|cusparse|nvinfer|nvinfer_plugin|nvrtc)\w*\.so(?:\.[\d.]+)?)'"
+        r"curand|cusolver|cusparse|nvinfer|nvinfer_plugin|nvrtc)\w{0,40}\.so(?:\.[\d.]+)?)'"
         r"|Could not (?:load dynamic library|find) '(?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|"
         r"cusolver|cusparse|nvrtc)64_\d+(?:_\d+)?\.dll)'",
         frameworks=("tensorflow",),
@@ -639,8 +641,8 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     ),
     Signature(
         id="tf-dlopen-cudnn",
-        regex=r"Could not load dynamic library '(?P<lib>libcudnn\w*\.so\.(?P<major>\d+))'"
-        r"|Could not load dynamic library '(?P<lib2>cudnn(?:_\w+)?64_(?P<major2>\d+)\.dll)'"
+        regex=r"Could not load dynamic library '(?P<lib>libcudnn\w{0,40}\.so\.(?P<major>\d+))'"
+        r"|Could not load dynamic library '(?P<lib2>cudnn(?:_\w{1,40})?64_(?P<major2>\d+)\.dll)'"
         # tensorflow/python/platform/self_check.py (TF 1.x on Windows) before importing.
         r"|Could not find '(?P<lib3>cudnn64_(?P<major3>\d+)\.dll)'",
         frameworks=("tensorflow",),
@@ -689,7 +691,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         # library's CUDA major, where its name carries one, is read by explain.facts.
         regex=r"(?P<lib>lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
         r"nvToolsExt|cupti|nccl|nvinfer|nvonnxparser|nvparsers|nvrtc|nvjpeg|npp[a-z]{1,8}|"
-        r"cufile)\w*[.,]so(?:\.(?P<major>\d+)[\d.]*)?): cannot open shared object file"
+        r"cufile)\w{0,40}[.,]so(?:\.(?P<major>\d+)[\d.]*)?): cannot open shared object file"
         r"|Library (?P<lib2>(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvJitLink|"
         r"nccl|nvinfer|nvrtc)\w{0,20}?64_(?P<major2>\d+)\w{0,8}\.dll) is not found or cannot be "
         r"loaded"
@@ -712,7 +714,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     Signature(
         id="cudnn-sublibrary-load-failed",
         regex=r"Could not load library (?P<lib>(?:lib)?cudnn_\w+?(?:\.so\.|64_)(?P<major>\d+)(?:\.dll)?)"
-        r"|Unable to load any of \{(?P<lib2>libcudnn\w*\.so\.(?P<major2>\d+))"
+        r"|Unable to load any of \{(?P<lib2>libcudnn\w{0,40}\.so\.(?P<major2>\d+))"
         r"|Error loading \"[^\"]{0,300}?(?P<lib3>cudnn\w{0,40}64_(?P<major3>\d+)\.dll)\" or one of",
         frameworks=("torch", "onnxruntime", "tensorflow"),
         category=Category.CUDNN_MISMATCH,
@@ -1200,7 +1202,8 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     ),
     Signature(
         id="nccl-unhandled-system-error",
-        regex=r"NCCL (?:error|Error|failure)\b.*unhandled system error|ncclSystemError"
+        regex=r"NCCL (?:error|Error|failure)\b(?:(?!NCCL (?:error|Error|failure)\b).)*unhandled "
+        r"system error|ncclSystemError"
         r"|NCCL Error 2: unhandled system error",
         frameworks=("torch", "paddle", "jax"),
         category=Category.OTHER,
@@ -1289,7 +1292,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
     Signature(
         id="bitsandbytes-windows-unsupported",
         regex=r"argument of type 'WindowsPath' is not iterable"
-        r"|[A-Za-z]:\\[^\n]{0,300}\\bitsandbytes\\libbitsandbytes_cpu\.so\b",
+        r"|[A-Za-z]:\\(?:(?![A-Za-z]:\\)[^\n]){0,300}\\bitsandbytes\\libbitsandbytes_cpu\.so\b",
         frameworks=("torch",),
         category=Category.PLATFORM_UNSUPPORTED,
         title="This bitsandbytes release has no Windows CUDA build",

@@ -19,7 +19,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, BinaryIO, Optional
+
+from envcheck.errors import MAX_QUOTED, clip, clip_repr
 
 FLEET_SCHEMA = "envcheck.fleet/1"
 FLEET_PREFIX = "envcheck.fleet/"
@@ -38,6 +40,9 @@ OUTPUT_TAIL = 2000
 """Characters of a failed node's output kept in its record."""
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 DIR_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt", ".log", ".out")
+
+MAX_NODE = MAX_QUOTED
+"""Longest node name, job id or file stem kept (a 40 MB name is cut, not echoed)."""
 
 _NODE_RE = re.compile(r'"node"\s*:\s*"((?:[^"\\]|\\.){1,256})"')
 _JOB_RE = re.compile(r'"job_id"\s*:\s*"((?:[^"\\]|\\.){1,64})"')
@@ -110,27 +115,30 @@ def entry_from_value(value: Any, node: str, where: str) -> Entry:
         return _entry_from_record(value, node, where, schema)
     if schema is None or (isinstance(schema, str) and schema.startswith(SNAPSHOT_PREFIX)):
         return _snapshot_entry(value, node, where, None)
-    return Entry(node, where, UNREADABLE, error=f"not an envcheck snapshot (schema {schema!r})")
+    return Entry(
+        node, where, UNREADABLE, error=f"not an envcheck snapshot (schema {clip_repr(schema, 60)})"
+    )
 
 
 def _entry_from_record(value: dict[str, Any], node: str, where: str, schema: str) -> Entry:
     got = value.get("node")
     if isinstance(got, str) and got.strip():
-        node = got.strip()
+        node = clip(got.strip(), MAX_NODE)
     job = value.get("job_id")
-    job_id = None if job is None else str(job)
+    job_id = None if job is None else clip(job, MAX_NODE)
     version = schema[len(FLEET_PREFIX) :]
-    if not version.isdigit() or int(version) > FLEET_VERSION:
+    # No int() of an unbounded digit run (Python refuses over 4 300 digits).
+    if not version.isdigit() or len(version) > 6 or int(version) > FLEET_VERSION:
         return Entry(
             node,
             where,
             UNREADABLE,
             job_id=job_id,
-            error=f"fleet record of a newer envcheck ({schema}); upgrade envcheck",
+            error=f"fleet record of a newer envcheck ({clip(schema, 60)}); upgrade envcheck",
         )
     status = value.get("status", OK)
     error = value.get("error")
-    error = None if error is None else str(error)
+    error = None if error is None else clip(error, 4 * MAX_NODE)
     if status == UNREACHABLE:
         return Entry(node, where, UNREACHABLE, job_id=job_id, error=error or "no answer")
     snapshot = value.get("snapshot")
@@ -161,7 +169,7 @@ def _unreadable_line(text: str, node: str, where: str) -> Entry:
     m = _NODE_RE.search(text[:600])
     j = _JOB_RE.search(text[:600])
     if m:
-        node = _unescape(m.group(1))
+        node = clip(_unescape(m.group(1)), MAX_NODE)
     return Entry(
         node,
         where,
@@ -227,18 +235,29 @@ def _is_json_lines(path: str, first: str) -> bool:
 
 
 def read_file_entries(path: str) -> Iterator[Entry]:
-    """The entries of one file: JSON lines, or a single (pretty-printed) document."""
-    stem = Path(path).stem or path
-    with Path(path).open(encoding="utf-8", errors="replace") as fh:
+    """The entries of one file: JSON lines, or a single (pretty-printed) document.
+
+    Opened through the input gate (a FIFO or a device is refused, never read);
+    a line longer than a snapshot may be is cut there and reads as unreadable.
+    """
+    from envcheck.inputs import LIMITS, decode_text, open_binary
+
+    stem = clip(Path(path).stem or path, MAX_NODE)
+    with open_binary(path, "fleet file") as raw:
+        lines = _bounded_lines(raw, LIMITS["snapshot"])
         first = ""
-        for first in fh:
+        for first in lines:
             if first.strip():
                 break
-        fh.seek(0)
+        raw.seek(0)
         if _is_json_lines(path, first):
-            yield from read_json_lines(fh, path)
+            yield from read_json_lines(_bounded_lines(raw, LIMITS["snapshot"]), path)
             return
-        text = fh.read(64 * 1024 * 1024)
+        data = raw.read(LIMITS["json"] + 1)
+    if len(data) > LIMITS["json"]:
+        yield Entry(stem, path, UNREADABLE, error="file is too large for one JSON document")
+        return
+    text = decode_text(data, path, "fleet file") if b"\x00" not in data else ""
     if not text.strip():
         return
     ok, value = _loads(text)
@@ -251,13 +270,57 @@ def read_file_entries(path: str) -> Iterator[Entry]:
         yield entry_from_value(value, stem, path)
 
 
+def stdin_lines() -> Iterator[str]:
+    """Standard input's lines, each cut like a file's."""
+    import sys
+
+    from envcheck.inputs import LIMITS
+
+    return _bounded_lines(sys.stdin.buffer, LIMITS["snapshot"])
+
+
+def _bounded_lines(raw: BinaryIO, limit: int) -> Iterator[str]:
+    """Lines of ``raw`` as text, each cut at ``limit`` bytes (the rest of a longer
+    line is skipped, not held in memory)."""
+    while True:
+        line = raw.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:
+                rest = raw.readline(limit)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            line = line[:limit]
+        yield line.decode("utf-8", errors="replace")
+
+
 def input_files(path: str) -> list[str]:
-    """The files a FILE|DIR argument names (a folder: its snapshot files, sorted)."""
+    """The files a FILE|DIR argument names (a folder: its snapshot files, sorted).
+
+    Raises InputError for a path that is missing or cannot be looked at (a name
+    over the length limit)."""
+    import stat
+
+    from envcheck.errors import InputError
+    from envcheck.inputs import is_regular_file, open_binary
+
     p = Path(path)
-    if p.is_dir():
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(path, None, "not found") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(
+            path, None, getattr(exc, "strerror", None) or "not a usable path"
+        ) from None
+    if stat.S_ISDIR(mode):
+        try:
+            names = sorted(p.iterdir())
+        except OSError as exc:
+            raise InputError(path, None, exc.strerror or "cannot list the folder") from None
         return [
-            str(f)
-            for f in sorted(p.iterdir())
-            if f.name.lower().endswith(DIR_SUFFIXES) and f.is_file()
+            str(f) for f in names if f.name.lower().endswith(DIR_SUFFIXES) and is_regular_file(f)
         ]
+    open_binary(path, "fleet file").close()  # a FIFO or a device: one line, now
     return [path]

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.errors import clip
 from envcheck.fleet.records import FAILED, OK, UNREACHABLE, UNREADABLE, Entry
 from envcheck.model.finding import Finding, Severity
 
@@ -246,10 +247,10 @@ def build_report(
         try:
             snap = Snapshot.from_json(data)
         except SchemaError as exc:
-            info.error = exc.message
+            info.error = clip(exc.message)
             continue
         except Exception as exc:  # noqa: BLE001 - one node's odd data never stops the report
-            info.error = f"unreadable snapshot: {type(exc).__name__}: {exc}"
+            info.error = f"unreadable snapshot: {clip(exc)}"
             continue
         info.snapshot = snap
         info.report = diagnose(snap, matrix)

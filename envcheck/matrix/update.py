@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from envcheck.errors import EnvcheckError, InputError
+from envcheck.errors import EnvcheckError, InputError, clip
 from envcheck.matrix.load import DOMAINS, SCHEMA_VERSION
 
 BUNDLE_SCHEMA = "envcheck.matrix-bundle/1"
@@ -186,9 +186,11 @@ def _download(
     deadline: Optional[float] = None,
 ) -> bytes:
     """GET ``url`` into memory, refusing more than ``limit`` bytes or a late finish."""
+    import http.client
     import time
 
     import requests
+    import urllib3
 
     deadline = time.monotonic() + DEADLINE if deadline is None else deadline
     if url.startswith("file:"):
@@ -225,6 +227,10 @@ def _download(
         raise UpdateError(f"{url}: cannot connect ({_reason(exc)})") from None
     except requests.RequestException as exc:
         raise UpdateError(f"{url}: {_reason(exc)}") from None
+    except (OSError, http.client.HTTPException, urllib3.exceptions.HTTPError) as exc:
+        # The body is read from urllib3 directly (read1, for the deadline), so a
+        # server closing mid-body raises urllib3's ProtocolError, not requests'.
+        raise UpdateError(f"{url}: the download broke off ({_reason(exc)})") from None
 
 
 def _chunks(response: Any) -> Iterator[bytes]:
@@ -465,6 +471,25 @@ def update_matrix(
     matrix's data version, when no update is installed) is refused unless
     ``allow_downgrade``.
     """
+    try:
+        return _update_matrix(url, target, progress, session, allow_downgrade, floor)
+    except OSError as exc:
+        # A cache folder envcheck cannot write (read-only home, another user's):
+        # one line; the installed matrix is left as it was.
+        where = exc.filename if isinstance(exc.filename, str) else target.parent
+        raise UpdateError(
+            f"{clip(where)}: cannot write the matrix cache ({exc.strerror or type(exc).__name__})"
+        ) from None
+
+
+def _update_matrix(
+    url: str,
+    target: Path,
+    progress: Optional[Progress],
+    session: Any,
+    allow_downgrade: bool,
+    floor: Optional[str],
+) -> UpdateResult:
     clean_leftovers(target.parent)
     previous = installed_version(target)
     current = previous or floor

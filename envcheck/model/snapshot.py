@@ -376,16 +376,21 @@ class Snapshot(_Model):
         """
         if not isinstance(data, dict):
             raise SchemaError(path, "a snapshot must be a JSON object")
+        from envcheck.errors import clip, clip_repr
+
         schema = data.get("schema", SCHEMA)
         if not isinstance(schema, str) or not schema.startswith(SCHEMA_PREFIX):
-            raise SchemaError("schema", f"not an envcheck snapshot (schema is {schema!r})")
+            raise SchemaError(
+                "schema", f"not an envcheck snapshot (schema is {clip_repr(schema, 60)})"
+            )
         version = schema[len(SCHEMA_PREFIX) :]
         if not version.isdigit():
-            raise SchemaError("schema", f"unknown snapshot schema {schema!r}")
-        if int(version) > SCHEMA_VERSION:
+            raise SchemaError("schema", f"unknown snapshot schema {clip_repr(schema, 60)}")
+        # No int() of an unbounded digit run (Python refuses over 4 300 digits).
+        if len(version) > 6 or int(version) > SCHEMA_VERSION:
             raise SchemaError(
                 "",
-                f"snapshot written by a newer envcheck ({schema}); upgrade envcheck",
+                f"snapshot written by a newer envcheck ({clip(schema, 60)}); upgrade envcheck",
             )
         # /1 is the only version so far; a /2 reader would migrate /1 here.
         for required_object in ("platform", "python", "driver"):

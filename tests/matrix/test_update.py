@@ -559,3 +559,73 @@ def test_an_installed_manifest_that_is_hostile_reads_as_no_version(tmp_path: Pat
     assert mupdate.installed_version(tmp_path) is None
     (tmp_path / "manifest.json").write_text('{"data_version": ' + "1" * 5000 + "}")
     assert mupdate.installed_version(tmp_path) is None
+
+
+def test_a_server_closing_mid_body_is_one_line(httpserver: Any) -> None:
+    """Issue 26 item 4: a Content-Length, half the body, then the connection closes
+    (urllib3's ProtocolError escaped as an internal error)."""
+    import http.server
+    import threading
+
+    install_good(httpserver)
+
+    class Cut(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(b"{" + b" " * 500)
+            self.wfile.flush()
+            self.close_connection = True
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Cut)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/manifest.json"
+        code, out, err = run_cli("matrix", "update", "--url", url)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "internal error" not in err
+    assert_untouched(code, out, err, "manifest.json")
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes read-only folders"
+)
+def test_a_cache_folder_that_cannot_be_written_is_one_line(httpserver: Any) -> None:
+    """Issue 26 item 5: a non-writable cache folder gave internal error: PermissionError."""
+    install_good(httpserver)
+    parent = user_matrix_dir().parent
+    files = bundle_files("2027-03-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2027-03-01"))
+    mode = parent.stat().st_mode
+    parent.chmod(0o500)
+    try:
+        code, out, err = run_cli("matrix", "update", "--url", url)
+    finally:
+        parent.chmod(mode)
+    assert "internal error" not in err
+    assert_untouched(code, out, err, "cannot write the matrix cache")
+
+
+def test_an_os_error_while_installing_is_one_line(
+    httpserver: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same as root (who writes read-only folders): the write itself refused."""
+    install_good(httpserver)
+    files = bundle_files("2027-03-01")
+    url = serve(httpserver, files, manifest_for(files, data_version="2027-03-01"))
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(user_matrix_dir().parent))
+
+    monkeypatch.setattr(mupdate.tempfile, "mkdtemp", refuse)
+    code, out, err = run_cli("matrix", "update", "--url", url)
+    assert "internal error" not in err
+    assert_untouched(code, out, err, "cannot write the matrix cache")
