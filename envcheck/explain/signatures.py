@@ -650,7 +650,9 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         title="TensorFlow cannot find the cuDNN major it was built for",
         cause="TensorFlow loads cuDNN by major version (libcudnn.so.8, .so.9); none is on the "
         "loader path, or only another major is installed.",
-        fix="Install the cuDNN major TensorFlow needs where it loads it from (`envcheck doctor` gives the command for this machine) and make sure it is on LD_LIBRARY_PATH.",
+        fix="Install the cuDNN major TensorFlow needs where it loads it from (`envcheck doctor` "
+        "gives the command for this machine): a folder on PATH for a Windows DLL (TensorFlow's "
+        "Windows GPU builds search PATH only), the loader path (LD_LIBRARY_PATH, ld.so.cache) on Linux.",
         source="https://github.com/tensorflow/tensorflow/issues/45200",
         analysis=CUDNN,
         supersedes=("cudnn-shared-library-missing",),
@@ -794,7 +796,7 @@ _FROM_REPORTS: tuple[Signature, ...] = (
         frameworks=("tensorflow", "jax", "torch"),
         category=Category.CUDNN_MISMATCH,
         title="The cuDNN found at run time does not match the one the framework was built with",
-        cause="The framework needs cuDNN of the same major and at least its minor (TensorFlow "
+        cause="The framework needs cuDNN of the same major and at least its minor (TensorFlow's "
         "1.x the same minor, PyTorch before 1.12 the same version); another copy (system "
         "package, conda env, or an earlier LD_LIBRARY_PATH entry) was loaded.",
         fix="Upgrade cuDNN to at least the compiled version (`envcheck doctor` gives the command for this machine), or remove the older copy from LD_LIBRARY_PATH.",
