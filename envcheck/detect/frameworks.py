@@ -201,7 +201,13 @@ def tf_framework(
     cuda = normalise_cuda(info.get("cuda_version"))
     cudnn = normalise_cudnn(info.get("cudnn_version"))
     is_cuda = info.get("is_cuda_build")
-    cpu_only = dist.endswith("-cpu") or is_cuda is False or (is_cuda is None and cuda is None)
+    cpu_only: Optional[bool]
+    if dist.endswith("-cpu") or is_cuda is False:
+        cpu_only = True
+    elif is_cuda is True or cuda is not None or dist.endswith("-gpu"):
+        cpu_only = False  # tensorflow-gpu is the GPU distribution by name
+    else:
+        cpu_only = None  # no build_info read: the build is unknown, not CPU-only
     if windows and _release(version) >= (2, 11):
         cpu_only = True  # no native Windows GPU builds after 2.10
     build = {}

@@ -457,3 +457,17 @@ def test_old_jaxlib_local_version_and_cpu_jax() -> None:
     cpu = jax_framework({"jax": "0.4.30", "jaxlib": "0.4.30"})
     assert cpu is not None and cpu.cpu_only is True
     assert jax_framework({}) is None
+
+
+def test_a_tensorflow_without_build_info_is_unknown_not_cpu_only() -> None:
+    """No build_info read is an unknown build; only a stated fact (a -cpu name,
+    is_cuda_build False) makes it CPU-only, and tensorflow-gpu is the GPU one by name."""
+    from envcheck.detect.frameworks import tf_framework
+
+    assert tf_framework("tensorflow", "2.15.0", None, False, None).cpu_only is None
+    assert tf_framework("tensorflow-gpu", "1.14.0", None, False, None).cpu_only is False
+    assert tf_framework("tensorflow-cpu", "2.15.0", None, False, None).cpu_only is True
+    off = {"is_cuda_build": False}
+    assert tf_framework("tensorflow", "2.15.0", off, False, None).cpu_only is True
+    on = {"is_cuda_build": True, "cuda_version": "12.2"}
+    assert tf_framework("tensorflow", "2.15.0", on, False, None).cpu_only is False
