@@ -8,7 +8,6 @@ the matrix does not know gives a warning, never a silent pass.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
@@ -373,37 +372,32 @@ def _no_such_release(pin: Pin, builds: Sequence[Build]) -> Optional[Problem]:
     outside the span the matrix covers, other distributions and conda pins
     (channels publish their own version sets) are not judged here.
     """
-    from packaging.version import InvalidVersion, Version
-
     from envcheck.check.parse_requirements import normalise_name
+    from envcheck.compat.select import absent_release
 
     m = _EXACT_RELEASE.match(_spec(pin).strip()) if pin.source == "pip" else None
     if m is None:
         return None
-    releases: set[Version] = set()
-    for build in builds:
-        if normalise_name(build.package) != pin.name:
-            continue
-        for v in build.versions:
-            with contextlib.suppress(InvalidVersion):
-                parsed = Version(v)
-                if not parsed.is_prerelease:
-                    releases.add(parsed)
-    wanted = Version(m.group(1))
-    if not releases or wanted in releases or not min(releases) < wanted < max(releases):
+    releases = sorted(
+        {v for b in builds if normalise_name(b.package) == pin.name for v in b.versions},
+        key=release_key,
+    )
+    near = absent_release(releases, m.group(1))
+    if near is None:
         return None
-    minor = wanted.release[:2]
-    mates = [v for v in releases if v.release[:2] == minor]
-    if any(v > wanted for v in mates):
-        return None  # a gap inside a listed minor: not proof
-    below = max(v for v in releases if v < wanted)
-    above = min(v for v in releases if v > wanted)
+    first, last = _span_ends(releases)
     return Problem(
         pin.location,
         NO_SUCH_RELEASE,
-        f"{pin.text}: {pin.name} {wanted} does not exist (the matrix lists every {pin.name}"
-        f" release from {min(releases)} to {max(releases)}); nearest releases: {below}, {above}",
+        f"{pin.text}: {pin.name} {m.group(1)} does not exist (the matrix lists every {pin.name}"
+        f" release from {first} to {last}); nearest releases: {near[0]}, {near[1]}",
     )
+
+
+def _span_ends(releases: Sequence[str]) -> tuple[str, str]:
+    """The oldest and newest final releases of a sorted list."""
+    finals = [v for v in releases if re.fullmatch(r"\d+(?:\.\d+)*", v)]
+    return (finals or list(releases))[0], (finals or list(releases))[-1]
 
 
 def _release_builds(

@@ -5,7 +5,10 @@ a local version label (``+cu118``) and the index it is installed from. ``select`
 answers it with (build, release) pairs; ``plan``, ``matrix why``, ``check`` and the
 doctor all ask it, so a name, an extra or a patch release means the same everywhere.
 
-A patch release the matrix does not list (torch 2.10.1 beside 2.10.0) is judged by
+A final release the matrix proves never existed (``absent_release``: torch 2.5.7,
+newer than every 2.5 release while 2.6.0 is listed) selects nothing anywhere, so no
+command plans an install that cannot succeed. A patch release the matrix cannot rule
+out (the next patch of the newest minor, torch 2.15.1 beside 2.15.0) is judged by
 the builds of its minor release only where a ``[[patch_rule]]`` row says patch
 releases of that framework are built as their minor release is; the selection says
 so (``inferred``) and the judge cites the rule. Without a rule it selects nothing:
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Optional
 
 from envcheck import names
@@ -173,10 +177,42 @@ def _patch_inference(matrix: Matrix, framework: str, specifier: str) -> Optional
         return None
     version = exact.group(1)
     rule = matrix.patch_rule(framework, version)
-    if rule is None:
+    if rule is None or absent_release(matrix.releases(framework), version) is not None:
         return None
     same = [v for v in matrix.releases(framework) if release_minor(v) == release_minor(version)]
     return Inference(version, same[-1], rule) if same else None
+
+
+def absent_release(releases: Iterable[str], version: str) -> Optional[tuple[str, str]]:
+    """(release below, release above) when ``releases`` (a distribution's complete
+    list, as the matrix keeps it) prove the final release ``version`` never existed:
+    it lies inside the listed span and is newer than every listed release of its
+    minor while a later minor is listed (2.5.7 with 2.5.1 and 2.6.0), or its whole
+    minor is missing between listed ones (1.14.0). None otherwise: a gap inside a
+    listed minor, or anything past the newest release, is no proof."""
+    from packaging.version import InvalidVersion, Version
+
+    known: set[Version] = set()
+    for v in releases:
+        try:
+            parsed = Version(v)
+        except InvalidVersion:
+            continue
+        if not parsed.is_prerelease:
+            known.add(Version(parsed.base_version))
+    try:
+        wanted = Version(version)
+    except InvalidVersion:
+        return None
+    if wanted.is_prerelease or wanted.local or not known or wanted in known:
+        return None
+    if not min(known) < wanted < max(known):
+        return None
+    if any(v > wanted and v.release[:2] == wanted.release[:2] for v in known):
+        return None  # a gap inside a listed minor: not proof
+    below = max(v for v in known if v < wanted)
+    above = min(v for v in known if v > wanted)
+    return str(below), str(above)
 
 
 def pip_served(build: Build) -> bool:

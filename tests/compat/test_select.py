@@ -29,10 +29,31 @@ def matrix() -> Any:
 
 
 def _unlisted_patch(matrix: Any, framework: str) -> tuple[str, str]:
-    """The issue's case: torch 2.10.1, which the matrix lacks, beside 2.10.0."""
-    assert "2.10.1" not in matrix.releases(framework)
-    assert "2.10.0" in matrix.releases(framework)
-    return "2.10.1", "2.10.0"
+    """The next patch of the newest release (torch 2.15.1 beside 2.15.0): a release
+    the matrix lacks but cannot rule out. (The issue's torch 2.10.1 is proven absent:
+    2.11.0 is listed and no 2.10 patch is, and PyPI has none; see below.)"""
+    from envcheck.model.versions import release_key
+
+    newest = max(matrix.releases(framework), key=release_key)
+    major, minor, patch = (int(p) for p in newest.split(".")[:3])
+    version = f"{major}.{minor}.{patch + 1}"
+    assert version not in matrix.releases(framework)
+    return version, newest
+
+
+def test_a_release_the_matrix_proves_absent_is_refused_by_every_command(matrix: Any) -> None:
+    """torch 2.10.1 never existed (PyPI lists 2.10.0, then 2.11.0): no command may
+    plan or accept it, whatever the patch rule says (issues 26 and 27)."""
+    assert matrix.patch_rule("torch", "2.10.1") is not None
+    target = replace(
+        target_from_flags(matrix, driver="575.51.03", gpus=("RTX 4090",)), os="linux", arch="x86_64"
+    )
+    pin = "torch==2.10.1+cu126"
+    assert select(matrix, Request("torch", "torch", "==2.10.1")).pairs == ()
+    assert not explain_specs((pin,), target, matrix).works
+    assert not plan((pin,), target, matrix).ok
+    assert "EC108" in _check_problems(pin + "\n", target, matrix)
+    assert "unknown-framework-version" in _doctor("2.10.1", "cu126", target, matrix)
 
 
 def test_a_patch_release_the_matrix_lacks_is_inferred_by_the_data_rule(matrix: Any) -> None:
@@ -98,14 +119,18 @@ def _doctor(version: str, variant: str, target: Any, matrix: Any) -> set[str]:
 
 @pytest.mark.parametrize("rules", ["with the rule", "without"])
 def test_every_command_treats_an_unlisted_patch_release_alike(matrix: Any, rules: str) -> None:
-    """torch 2.10.1 beside 2.10.0 (or the newest such pair): inferred everywhere with
-    the rule, unknown everywhere without it."""
+    """The next patch of the newest release: inferred everywhere with the rule, unknown
+    everywhere without it."""
     version, by = _unlisted_patch(matrix, "torch")
     m = matrix if rules == "with the rule" else replace(matrix, patch_rules=())
     target = replace(
-        target_from_flags(m, driver="575.51.03", gpus=("RTX 4090",)), os="linux", arch="x86_64"
+        target_from_flags(m, driver="595.45.04", gpus=("RTX 4090",)), os="linux", arch="x86_64"
     )
-    variant = next(b.variant for b in m.builds_for("torch", by) if b.variant.startswith("cu12"))
+    variant = next(
+        b.variant
+        for b in m.builds_for("torch", by)
+        if b.variant.startswith("cu") and "linux-x86_64" in b.platforms
+    )
     pin = f"torch=={version}+{variant}"
     why = explain_specs((pin,), target, m)
     planned = plan((pin,), target, m)

@@ -28,11 +28,10 @@ def test_plan_pip_for_flags() -> None:
 
 def test_plan_from_snapshot() -> None:
     # 575.57.08 (CUDA 12.9) + RTX 5090 (sm_120) + Python 3.12: 2.14/2.13 x86 cu126 lack
-    # sm_120, cu130 needs 580; 2.13.0 cu129 does not record its archs and no sibling of
-    # its architecture policy does: 2.11.0 cu128 is the newest confirmed.
+    # sm_120, cu130 needs 580; 2.13.0 cu129 records sm_120 (its build script's list).
     code, out, err = run_cli("plan", "torch", "--snapshot", RTX5090_SNAPSHOT)
     assert code == 0, err
-    assert "torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in out
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129" in out
 
 
 def test_plan_unsatisfiable_exits_1_naming_the_blocker() -> None:
@@ -166,7 +165,7 @@ def snapshot_here(monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_install_dry_run_changes_nothing(snapshot_here: Any) -> None:
     code, out, err = run_cli("install", "torch", "--dry-run", "--python", "/venv/bin/python")
     assert code == 0, err
-    assert "/venv/bin/python -m pip install torch==2.11.0 --index-url" in out
+    assert "/venv/bin/python -m pip install torch==2.13.0 --index-url" in out
 
 
 def test_install_dry_run_json(snapshot_here: Any) -> None:
@@ -180,7 +179,7 @@ def test_install_dry_run_json(snapshot_here: Any) -> None:
     assert data["schema"] == "envcheck.install/1"
     assert data["installed"] is False
     assert data["commands"][0][:4] == ["/venv/bin/python", "-m", "pip", "install"]
-    assert "torch==2.11.0" in data["commands"][0]
+    assert "torch==2.13.0" in data["commands"][0]
 
 
 def test_install_declined_changes_nothing(

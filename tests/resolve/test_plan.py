@@ -152,10 +152,9 @@ CASES = [
     ),
     Case("570-pascal", ("torch",), machine("570.124.06", PASCAL), {"torch": "2.14.1 cu126"}),
     # -- Blackwell on 575 (CUDA 12.9): 2.14 cu126 lacks sm_100, cu130 needs 580; the 2.13.0
-    #    cu129 row does not record its archs, and its only siblings that carry sm_100
-    #    (cu130, cu132) are of another architecture policy (torch.toml's cu128/cu129
-    #    [[arch_floor]]): nothing is inferred across it, so the newest confirmed build wins.
-    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.11.0 cu128"}),
+    #    cu129 row records its own list (7.0-12.0, read from the build script, within the
+    #    cu128/cu129 [[arch_floor]]), so it wins; no list is inferred across that policy.
+    Case("575-b200", ("torch",), machine("575.57.08", B200), {"torch": "2.13.0 cu129"}),
     # Windows 576.02 (CUDA 12.9): no cu129 on Windows; 2.11.0 cu128 has sm_120 (1614)
     Case(
         "win-576-rtx5090",
@@ -380,7 +379,7 @@ BLOCKED = [
         ("torch>=2.0,<2.6",),
         machine("570.124.06", RTX5090),
         "gpu_arch",
-        ("sm_120", "newest torch that runs on this machine is torch 2.11.0"),
+        ("sm_120", "newest torch that runs on this machine is torch 2.13.0"),
     ),
     Blocked(
         "macos", ("torch",), machine(None, None, os="macos", arch="aarch64"), "platform", ("macOS",)
