@@ -71,8 +71,6 @@ def run_bounded(
 
     ``on_stdout`` is called with each line of standard output as it arrives (for
     progress); without it the output is read at the end."""
-    if on_stdout is not None:
-        return _run_streaming(argv, timeout, env, on_stdout)
     try:
         proc = subprocess.Popen(  # noqa: S603 - argv list, no shell
             list(argv),
@@ -84,6 +82,8 @@ def run_bounded(
         )
     except OSError as exc:
         return Completed(None, "", "", error=f"cannot run {argv[0]}: {exc.strerror or exc}")
+    if on_stdout is not None:
+        return _run_streaming(proc, timeout, on_stdout)
     try:
         out, err = proc.communicate(timeout=timeout)
         timed_out = False
@@ -104,23 +104,9 @@ def run_bounded(
 
 
 def _run_streaming(
-    argv: Sequence[str],
-    timeout: float,
-    env: Optional[dict[str, str]],
-    on_stdout: Callable[[str], None],
+    proc: subprocess.Popen[bytes], timeout: float, on_stdout: Callable[[str], None]
 ) -> Completed:
     """``run_bounded`` reading both pipes in threads, stdout line by line."""
-    try:
-        proc = subprocess.Popen(  # noqa: S603 - argv list, no shell
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            **group_kwargs(),
-        )
-    except OSError as exc:
-        return Completed(None, "", "", error=f"cannot run {argv[0]}: {exc.strerror or exc}")
     out: list[bytes] = []
     err: list[bytes] = []
 

@@ -484,10 +484,7 @@ def read_framework(
             )
 
         def loader(r: RowReader) -> LibraryLoader:
-            platforms = r.strings("platforms", required=True)
-            for p in platforms:
-                if p not in PLATFORMS:
-                    r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+            platforms = _known_platforms(r)
             search = r.string("search")
             if search not in LOADER_SEARCHES:
                 r.fail("search", f"unknown search {search!r} (known: {', '.join(LOADER_SEARCHES)})")
@@ -500,10 +497,7 @@ def read_framework(
             )
 
         def route(r: RowReader) -> BuildRoute:
-            platforms = r.strings("platforms", required=True)
-            for p in platforms:
-                if p not in PLATFORMS:
-                    r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+            platforms = _known_platforms(r)
             index = r.url("index_url")
             if index is None:
                 r.fail("index_url", "is required")
@@ -568,6 +562,15 @@ def read_framework(
         return out
 
     return read
+
+
+def _known_platforms(r: RowReader) -> tuple[str, ...]:
+    """A row's required ``platforms``, each one the loader knows."""
+    platforms = r.strings("platforms", required=True)
+    for p in platforms:
+        if p not in PLATFORMS:
+            r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
+    return platforms
 
 
 def read_keras(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
