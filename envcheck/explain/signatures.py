@@ -1376,7 +1376,7 @@ EMITTED: tuple[Signature, ...] = (
         fix="Install the CUDA build of PyTorch that xformers was built for (its "
         "'built for' line names the release and CUDA variant), from that variant's "
         "PyTorch index.",
-        source="https://github.com/open-mmlab/PIA/issues/30",
+        source="https://github.com/facebookresearch/xformers/issues/982",
         emitted_by="facebookresearch/xformers:xformers/_cpp_lib.py@0568e0d6e946497a915e49ddd10f7f3c90adba69",
         analysis=CPU_BUILD,
         supersedes=("xformers-built-for-other-torch",),
@@ -1426,7 +1426,7 @@ EMITTED: tuple[Signature, ...] = (
         fix="Reinstall the package from the index of the installed torch's variant (PyG: "
         "https://data.pyg.org/whl/torch-X+cuYYY.html; torchvision: the PyTorch index of "
         "the same cuYYY), or build it with a toolkit of torch's CUDA.",
-        source="https://github.com/rusty1s/pytorch_sparse/issues/122",
+        source="https://github.com/rusty1s/pytorch_sparse/issues/86",
         emitted_by="rusty1s/pytorch_sparse:torch_sparse/__init__.py@000b1ac55aafc4d06e0a2cc94507883708a161bc",
         analysis=COMPANION,
     ),
@@ -1461,7 +1461,7 @@ EMITTED: tuple[Signature, ...] = (
         "installs (distribution packages and the .run installer) are mixed.",
         fix="Reboot after a driver upgrade; otherwise remove the second driver install so "
         "that the module and libraries come from one version.",
-        source="https://github.com/NVIDIA/nvidia-docker/issues/182",
+        source="https://github.com/negativo17/nvidia-driver/issues/43",
         emitted_by="NVIDIA/open-gpu-kernel-modules:kernel-open/nvidia/nv.c@30e15d79de62e8955eb8b77a6e292ab9b87f52b0",
         analysis=NVML,
     ),
@@ -1577,7 +1577,7 @@ EMITTED: tuple[Signature, ...] = (
         fix="Install the CUDA and cuDNN versions the TensorFlow release was tested with and "
         "add their bin directories to PATH, install the latest MSVC redistributable, or use "
         "a build for this CPU.",
-        source="https://github.com/tensorflow/tensorflow/issues/10033",
+        source="https://github.com/tensorflow/tensorflow/issues/14686",
         emitted_by="tensorflow/tensorflow:tensorflow/python/pywrap_tensorflow.py@b1fb6997953ff50b59faf79af9183f94475cf762",
         analysis=CUDA_LIB,
     ),

@@ -290,3 +290,25 @@ def test_message_only_never_states_facts_as_absent(mini_matrix: Matrix) -> None:
     text = " ".join([report.matches[0].root_cause or "", *report.matches[0].evidence])
     assert "detected" not in text
     assert "not found" not in text
+
+
+def test_sourced_rows_cite_no_corpus_thread() -> None:
+    """A row written from the file that prints its message names a report outside the
+    failure corpus as its `source`: the corpus stays a held-out measure."""
+    import sys
+    from pathlib import Path
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    from envcheck.explain.signatures import SIGNATURES
+
+    corpus = Path(__file__).parents[1] / "fixtures" / "corpus"
+    cited = set()
+    for path in [*corpus.glob("errors/*.toml"), corpus / "collect_env" / "cases.toml"]:
+        for case in tomllib.loads(path.read_text(encoding="utf-8")).get("case", []):
+            cited.add(case["source"].rstrip("/"))
+    leaks = [s.id for s in SIGNATURES if s.emitted_by and s.source.rstrip("/") in cited]
+    assert leaks == []
