@@ -50,18 +50,10 @@ def cudnn_verdict(row: CudnnRelease, target: Target, cuda: Optional[CudaVersion]
     span = cudnn_span(row)
     reasons: list[Reason] = []
     if cuda is not None:
-        if cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min):
-            reasons.append(
-                Reason(
-                    CUDNN_CUDA,
-                    Level.ERROR,
-                    Category.CUDNN_MISMATCH,
-                    f"CUDA {cuda} is outside {span}",
-                    cite,
-                )
-            )
-        elif row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11:
-            # Minor-version compatibility starts with CUDA 11.
+        outside = cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min)
+        # Past the row's newest CUDA is outside too before CUDA 11, where
+        # minor-version compatibility starts.
+        if outside or (row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11):
             reasons.append(
                 Reason(
                     CUDNN_CUDA,

@@ -192,6 +192,21 @@ def _named_gpus(target: Target) -> list[tuple[ComputeCapability, str]]:
 # -- the judgement -------------------------------------------------------------
 
 
+def python_reason(
+    label: str, supported: tuple[str, ...], python: str, sources: tuple[str, ...]
+) -> Reason:
+    """Whether ``python`` is among the Pythons ``label`` lists as supported."""
+    if python in supported:
+        return Reason(PYTHON, Level.OK, Category.OTHER, f"supports Python {python}", sources)
+    return Reason(
+        PYTHON,
+        Level.ERROR,
+        Category.PYTHON_UNSUPPORTED,
+        f"{label} supports Python {', '.join(supported)}, not {python}",
+        sources,
+    )
+
+
 def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
     """Whether ``candidate`` runs on ``target``, with every reason (see module doc)."""
     if target.gpu_choices:
@@ -227,20 +242,7 @@ def judge(candidate: Candidate, target: Target, matrix: Matrix) -> Verdict:
                 )
             )
     if target.python is not None and c.python:
-        if target.python in c.python:
-            reasons.append(
-                Reason(PYTHON, Level.OK, Category.OTHER, f"supports Python {target.python}", src)
-            )
-        else:
-            reasons.append(
-                Reason(
-                    PYTHON,
-                    Level.ERROR,
-                    Category.PYTHON_UNSUPPORTED,
-                    f"{c.label} supports Python {', '.join(c.python)}, not {target.python}",
-                    src,
-                )
-            )
+        reasons.append(python_reason(c.label, c.python, target.python, src))
     if c.build is not None and c.build.withdrawn and not c.build.platforms and not c.build.python:
         # A release that never had a wheel for any platform or Python (an sdist stub
         # that refuses to install): nothing of it can be installed, now or before.

@@ -64,25 +64,14 @@ def keras_verdict(row: KerasRelease, version: str, target: Target) -> Verdict:
     so no GPU fact applies; the TensorFlow it needs is judged beside it
     (``keras_with_tensorflow``)."""
     from envcheck.compat.candidate import Candidate
-    from envcheck.compat.judge import PYTHON, Level, Reason, Status, Verdict
+    from envcheck.compat.judge import PYTHON, Level, Reason, Status, Verdict, python_reason
     from envcheck.model.finding import Category
 
     cite = (row.origin.cite(),)
     reasons: list[Reason] = []
     py = target.python
     if py is not None and row.python:
-        if py in row.python:
-            reasons.append(Reason(PYTHON, Level.OK, Category.OTHER, f"supports Python {py}", cite))
-        else:
-            reasons.append(
-                Reason(
-                    PYTHON,
-                    Level.ERROR,
-                    Category.PYTHON_UNSUPPORTED,
-                    f"keras {version} supports Python {', '.join(row.python)}, not {py}",
-                    cite,
-                )
-            )
+        reasons.append(python_reason(f"keras {version}", tuple(row.python), py, cite))
     if py is not None and row.requires_python:
         if _specifier(row.requires_python).contains(py, prereleases=True):
             reasons.append(
