@@ -38,6 +38,10 @@ def _is_loopback(address: Any) -> bool:
         return False
 
 
+E2E_ENV = "ENVCHECK_E2E"
+"""Set to 1 (or pass ``--e2e``) to run the end-to-end tests marked ``e2e``."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",
@@ -45,6 +49,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Rewrite golden files from the current output (review the git diff).",
     )
+    parser.addoption(
+        "--e2e",
+        action="store_true",
+        default=False,
+        help=f"Also run the slow end-to-end tests marked e2e (or set {E2E_ENV}=1).",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """End-to-end tests (a real tool installing envcheck into a fresh virtualenv,
+    tens of seconds each) are opt-in, so the default suite stays within CI's
+    budget; they are reported as skipped with the way to run them."""
+    import os
+
+    if config.getoption("--e2e") or os.environ.get(E2E_ENV) == "1":
+        return
+    skip = pytest.mark.skip(reason=f"end-to-end: opt in with --e2e or {E2E_ENV}=1")
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

@@ -85,6 +85,7 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
     )
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.real_machine
 def test_hook_through_pre_commit(tmp_path: Path, wheelhouse: Path) -> None:
@@ -159,6 +160,7 @@ pytorch = "2.5.*"
 """
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.real_machine
 def test_monorepo_hook_through_pre_commit(tmp_path: Path, wheelhouse: Path) -> None:

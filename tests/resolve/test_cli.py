@@ -260,6 +260,7 @@ def test_install_yes_records_freeze_then_runs_pip(
     assert "torch: 2.6.0+cu126 installed, 2.13.0 planned" in out
 
 
+@pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.real_machine
 def test_install_keras_for_real(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
