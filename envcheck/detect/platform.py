@@ -52,6 +52,38 @@ def is_wsl_kernel(release: Optional[str]) -> bool:
     return bool(release) and bool(re.search(r"microsoft|wsl", release or "", re.IGNORECASE))
 
 
+def wsl_version_of(release: Optional[str]) -> Optional[int]:
+    """1 or 2 from a WSL kernel release; None when the release is unknown.
+
+    WSL 1 has no Linux kernel: it reports a fixed release ending in ``-Microsoft``
+    (``4.4.0-19041-Microsoft``); WSL 2 kernels say ``microsoft-standard`` in lower
+    case. WSL's own check is the capital M (a WSL maintainer in
+    https://github.com/microsoft/vscode/pull/99949)."""
+    if not release:
+        return None
+    return 1 if "Microsoft" in release else 2
+
+
+GPU_DEVICE_PREFIXES = ("nvidia", "dxg")
+"""/dev entries that give a process a GPU: the NVIDIA driver's nvidiactl, nvidiaN,
+nvidia-uvm, nvidia-modeset, nvidia-caps, and WSL 2's paravirtual /dev/dxg."""
+MAX_DEVICE_NODES = 256
+
+
+def gpu_device_nodes(system: System, ctx: Context) -> Optional[tuple[str, ...]]:
+    """The GPU device files in /dev, sorted; None when /dev cannot be listed (a
+    fake or foreign root without one: not looked at, not observed absent)."""
+    try:
+        names = [p.name for p in system.path("/dev").iterdir()]
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ctx.error("platform", f"cannot list /dev: {exc.strerror or exc}")
+        return None
+    found = sorted(n for n in names if n.startswith(GPU_DEVICE_PREFIXES))
+    return tuple(found[:MAX_DEVICE_NODES])
+
+
 def parse_cgroup_container(text: str) -> Optional[str]:
     """Container runtime named in ``/proc/1/cgroup``; None when not obvious."""
     lowered = text.lower()
@@ -135,7 +167,9 @@ def probe_platform(system: System, ctx: Context) -> None:
     arch = normalise_machine(system.machine)
     distro = distro_version = kernel = glibc = None
     wsl: Optional[bool] = None
+    wsl_version: Optional[int] = None
     container: Optional[str] = None
+    nodes: Optional[tuple[str, ...]] = None
     if os_name == "linux":
         release = parse_os_release(
             _read(system.path("/etc/os-release")) or _read(system.path("/usr/lib/os-release")) or ""
@@ -149,6 +183,8 @@ def probe_platform(system: System, ctx: Context) -> None:
             or system.path("/proc/sys/fs/binfmt_misc/WSLInterop").exists()
             or bool(system.env.get("WSL_DISTRO_NAME"))
         )
+        wsl_version = wsl_version_of(kernel) if wsl else None
+        nodes = gpu_device_nodes(system, ctx)
         if system.root == Path("/") and hasattr(os, "confstr"):
             try:
                 glibc = parse_glibc_version(os.confstr("CS_GNU_LIBC_VERSION"))
@@ -178,4 +214,6 @@ def probe_platform(system: System, ctx: Context) -> None:
         glibc=glibc,
         wsl=wsl,
         container=container,
+        wsl_version=wsl_version,
+        gpu_device_nodes=nodes,
     )

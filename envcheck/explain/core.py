@@ -506,6 +506,10 @@ def explain_findings(
     return report.findings if report.recognised else ()
 
 
+def _lines(count: int) -> str:
+    return "line" if count == 1 else "lines"
+
+
 def _unrecognised(text: str, count: int) -> Finding:
     if not text.strip():
         title = "The text is empty: there is nothing to explain"
@@ -516,7 +520,7 @@ def _unrecognised(text: str, count: int) -> Finding:
         Category.OTHER,
         Severity.WARNING,
         title,
-        evidence=(f"{count} lines scanned against {len(SIGNATURES)} known signatures",),
+        evidence=(f"{count} {_lines(count)} scanned against {len(SIGNATURES)} known signatures",),
         fix="This does not mean the setup is healthy. Paste the full error output "
         "(the traceback and the lines before it), or run `envcheck doctor` to check "
         "the installed stack.",
@@ -623,6 +627,14 @@ def _with_root_cause(
                 cause.add(line)
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
+        access = next((f for f in errors or agreeing if f.category in _ACCESS), None)
+        if access is not None:
+            # The machine gives the process no GPU at all: that, not what the message's
+            # wording files it under, is the cause (error 35 in a container started
+            # without GPUs, under WSL 1). The doctor only warns when nothing installed
+            # is a CUDA build; the message shows a CUDA program failing.
+            cause.because(access.title, access.fix)
+            cause.category = access.category
         for f in agreeing:
             if f.title != cause.text:  # the root cause is not repeated as evidence
                 cause.add(f"doctor: {f.title}")
@@ -698,8 +710,16 @@ def _about_another_framework(f: Finding, frameworks: tuple[str, ...]) -> bool:
 
 # A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
 # signature reports too; a legacy GPU is a capability finding.
+_ACCESS = (Category.CONTAINER_NO_GPU, Category.PLATFORM_UNSUPPORTED)
+"""Doctor categories that mean no CUDA program here reaches a GPU (compat.access)."""
+_NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu")
+
 _RELATED_IDS: dict[Category, tuple[str, ...]] = {
     Category.CUDNN_MISMATCH: ("cudnn-missing",),
+    # CUDA answers "driver insufficient" (35) when it finds no usable driver at all.
+    Category.DRIVER_TOO_OLD: _NO_ACCESS_IDS,
+    Category.NO_DRIVER: ("wsl1-no-gpu",),
+    Category.NO_GPU: ("wsl1-no-gpu",),
     # A GPU older than every CUDA release current builds use has no kernels in them.
     Category.GPU_ARCH_UNSUPPORTED: ("gpu-legacy-cuda",),
 }

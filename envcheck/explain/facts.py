@@ -158,6 +158,9 @@ _CUDA_LOADED = re.compile(
 _CONTAINER = re.compile(
     r"\broot@[0-9a-f]{12}:|(?:^|[\s$#>])docker (?:container )?run\b|(?:^|[\s'\"(=])/workspace/"
 )
+# WSL 1 has no Linux kernel and reports a fixed release ending in "-Microsoft"
+# (capital M); see envcheck.detect.platform.wsl_version_of.
+_WSL1_KERNEL = re.compile(r"\b(\d\.\d{1,2}\.\d{1,3}-\d{4,6}-Microsoft)\b")
 _GPUS_FLAG = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|--device[= ]nvidia")
 # macOS's dynamic loader (dyld) and file system layout.
 _MACOS = re.compile(r"\bdyld\b|/System/Volumes/|\bDarwin\b|\.dylib\b|/Users/[\w.-]{1,40}/")
@@ -209,6 +212,8 @@ class MessageFacts:
     cuda_loaded: tuple[tuple[str, str], ...] = ()
     """(library, CUDA version its soname names) of CUDA runtime libraries the failing
     process did open."""
+    wsl1_kernel: Optional[str] = None
+    """A WSL 1 kernel release the text shows (``4.4.0-19041-Microsoft``)."""
 
     def cuda_needed(self) -> tuple[str, ...]:
         """The CUDA versions the failing build needs, as the sonames it opened or could
@@ -232,6 +237,7 @@ class MessageFacts:
             or self.gpu_names
             or self.container
             or self.packages
+            or self.wsl1_kernel
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -243,6 +249,8 @@ class MessageFacts:
             out.append(f"from the message: {self.os} paths")
         if self.container:
             out.append(f"from the message: a {self.container} container without GPU flags")
+        if self.wsl1_kernel:
+            out.append(f"from the message: kernel {self.wsl1_kernel} (WSL 1)")
         out.extend(f"from the message: pip install {n}=={v}" for n, v in self.pins)
         out.extend(f"from the message: {k}={v!r}" for k, v in self.env)
         if self.driver:
@@ -300,6 +308,7 @@ def extract(text: str) -> MessageFacts:
     libcuda_driver: Optional[str] = None
     jax = False
     cuda_loaded: dict[tuple[str, str], None] = {}
+    wsl1_kernel: Optional[str] = None
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -315,6 +324,9 @@ def extract(text: str) -> MessageFacts:
         if os_name is None and (_WIN_PATH.search(line) or _WIN_DLL.search(line)):
             os_name = "windows"
         container = container or _CONTAINER.search(line) is not None
+        if wsl1_kernel is None and "Microsoft" in line:
+            k = _WSL1_KERNEL.search(line)
+            wsl1_kernel = k.group(1) if k else None
         gpu_flag = gpu_flag or _GPUS_FLAG.search(line) is not None
         macos = macos or _MACOS.search(line) is not None
         p = _PIP.search(line)
@@ -425,6 +437,7 @@ def extract(text: str) -> MessageFacts:
         packages,
         jax,
         tuple(cuda_loaded),
+        wsl1_kernel,
     )
 
 
@@ -478,6 +491,10 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         platform = dataclasses.replace(platform, os=facts.os)
     if facts.container and platform.container is None:
         platform = dataclasses.replace(platform, container=facts.container)
+    if facts.wsl1_kernel and platform.wsl_version is None:
+        platform = dataclasses.replace(
+            platform, os="linux", wsl=True, wsl_version=1, kernel=facts.wsl1_kernel
+        )
     frameworks = list(base.frameworks)
     for dist, version in facts.pins:
         fw_name = names.framework_of(dist, aliases=False)

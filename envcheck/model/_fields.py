@@ -19,12 +19,15 @@ from envcheck.errors import InputError
 
 
 class Many:
-    """Field kind: a JSON array whose items are of ``item`` kind."""
+    """Field kind: a JSON array whose items are of ``item`` kind. ``optional``: a
+    missing or null array is None (not looked for), apart from an empty one
+    (looked for, none found)."""
 
-    __slots__ = ("item",)
+    __slots__ = ("item", "optional")
 
-    def __init__(self, item: Any) -> None:
+    def __init__(self, item: Any, optional: bool = False) -> None:
         self.item = item
+        self.optional = optional
 
 
 STR_MAP = "str-map"
@@ -121,7 +124,7 @@ def load_fields(cls: type[T], data: Any, path: str) -> T:
         value = data.get(name)
         if value is None:
             if isinstance(kind, Many):
-                kwargs[name] = ()
+                kwargs[name] = None if kind.optional else ()
             elif kind in (STR_MAP, OPT_STR_MAP):
                 kwargs[name] = frozen_map()
             else:

@@ -98,6 +98,13 @@ class Platform(_Model):
     wsl: Optional[bool] = None
     container: Optional[str] = None
     """None, or docker / podman / kubernetes / lxc / containerd / singularity ..."""
+    wsl_version: Optional[int] = None
+    """1 or 2 under WSL (from the kernel release); None elsewhere or unknown."""
+    gpu_device_nodes: Optional[tuple[str, ...]] = None
+    """The GPU device files in /dev (``nvidiactl``, ``nvidia0``, ``nvidia-uvm``,
+    ``dxg``): what this process can open, which decides GPU access in a container
+    even where /proc/driver/nvidia shows the host's module. None: not looked at;
+    empty: looked, none there."""
 
     _FIELDS: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("os", str),
@@ -108,6 +115,8 @@ class Platform(_Model):
         ("glibc", str),
         ("wsl", bool),
         ("container", str),
+        ("wsl_version", int),
+        ("gpu_device_nodes", Many(str, optional=True)),
     )
 
 

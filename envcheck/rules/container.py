@@ -24,19 +24,50 @@ _FIXES = {
 
 
 def check_container(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """A container without GPU access: judged from its /dev device files and the
+    runtime's variables where detection read them (``compat.access``), else from
+    seeing neither a driver nor a GPU."""
+    from envcheck.compat.access import CONTAINER_NO_DEVICES, access_reasons
+
     kind = snapshot.platform.container
-    if not kind or snapshot.gpus or snapshot.driver.version:
+    if not kind:
         return
     gpu_fws = [f for f in snapshot.frameworks if f.cpu_only is False]
-    yield Finding(
-        CONTAINER_NO_GPU,
-        Category.CONTAINER_NO_GPU,
-        Severity.ERROR if gpu_fws else Severity.WARNING,
-        f"Running in a {kind} container with no GPU passed in",
-        evidence=(
-            f"platform.container = {kind}",
-            "no NVIDIA driver or GPU visible inside the container",
-            *(f"{f.name} {f.version} is a CUDA build" for f in gpu_fws),
-        ),
-        fix=_FIXES.get(kind, "Start the container with GPU access (NVIDIA Container Toolkit)."),
-    )
+    severity = Severity.ERROR if gpu_fws else Severity.WARNING
+    fw_lines = tuple(f"{f.name} {f.version} is a CUDA build" for f in gpu_fws)
+    fix = _FIXES.get(kind, "Start the container with GPU access (NVIDIA Container Toolkit).")
+    reasons = {r.code: r for r in access_reasons(snapshot.platform)}
+    no_devices = reasons.get(CONTAINER_NO_DEVICES)
+    if no_devices is not None:
+        module = snapshot.driver.kernel_module_version or snapshot.driver.version
+        yield Finding(
+            CONTAINER_NO_GPU,
+            Category.CONTAINER_NO_GPU,
+            severity,
+            f"Running in a {kind} container with no GPU passed in",
+            evidence=(
+                f"platform.container = {kind}",
+                "platform.gpu_device_nodes = none (/dev has no nvidia* device files)",
+                *(
+                    (f"driver {module} is the host's kernel module, seen through /proc",)
+                    if module
+                    else ()
+                ),
+                *fw_lines,
+            ),
+            fix=fix,
+            sources=no_devices.sources,
+        )
+    elif not snapshot.gpus and not snapshot.driver.version:
+        yield Finding(
+            CONTAINER_NO_GPU,
+            Category.CONTAINER_NO_GPU,
+            severity,
+            f"Running in a {kind} container with no GPU passed in",
+            evidence=(
+                f"platform.container = {kind}",
+                "no NVIDIA driver or GPU visible inside the container",
+                *fw_lines,
+            ),
+            fix=fix,
+        )

@@ -94,7 +94,9 @@ def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Findin
             else "Start the container with NVIDIA_VISIBLE_DEVICES=all (or --gpus all).",
         )
     caps = env.get("NVIDIA_DRIVER_CAPABILITIES")
-    if caps is not None:
+    # Empty is the runtime's default, "utility,compute" (NVIDIA Container Toolkit,
+    # "Driver Capabilities").
+    if caps is not None and caps.strip():
         parts = {c.strip().lower() for c in caps.split(",")}
         if "all" not in parts and "compute" not in parts:
             yield Finding(

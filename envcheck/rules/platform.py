@@ -15,6 +15,7 @@ MACOS_NO_CUDA = "macos-no-cuda"
 TF_WINDOWS_NO_GPU = "tensorflow-windows-no-gpu"
 WSL_LINUX_DRIVER = "wsl-linux-driver-installed"
 WSL_NO_DRIVER = "wsl-no-windows-driver"
+WSL1_NO_GPU = "wsl1-no-gpu"
 
 
 def _at_least(text: str | None, floor: str) -> bool:
@@ -57,43 +58,69 @@ def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                     sources=("https://www.tensorflow.org/install/pip#windows-native",),
                 )
     if p.wsl:
-        linux_driver_libs = [
-            lib
-            for lib in snapshot.libraries
-            if lib.name in ("libcuda", "nvidia-ml", "cuda")
-            and lib.path
-            and not lib.path.startswith("/usr/lib/wsl")
-        ]
-        if snapshot.driver.kernel_module_version or linux_driver_libs:
-            yield Finding(
-                WSL_LINUX_DRIVER,
-                Category.PLATFORM_UNSUPPORTED,
-                Severity.ERROR,
-                "A Linux NVIDIA driver is installed inside WSL2",
-                evidence=(
-                    *(
-                        (f"kernel module {snapshot.driver.kernel_module_version}",)
-                        if snapshot.driver.kernel_module_version
-                        else ()
-                    ),
-                    *(f"{lib.name} at {lib.path}" for lib in linux_driver_libs),
+        yield from _wsl(snapshot)
+
+
+def _wsl(snapshot: Snapshot) -> Iterator[Finding]:
+    from envcheck.compat.access import WSL1, WSL_NO_DXG, access_reasons
+
+    p = snapshot.platform
+    reasons = {r.code: r for r in access_reasons(p)}
+    wsl1 = reasons.get(WSL1)
+    if wsl1 is not None:
+        # WSL 1 translates Linux calls without a Linux kernel: no GPU, whatever is installed.
+        yield Finding(
+            WSL1_NO_GPU,
+            Category.PLATFORM_UNSUPPORTED,
+            Severity.ERROR,
+            "This distribution runs under WSL 1, which has no GPU access",
+            evidence=("platform.wsl_version = 1", f"platform.kernel = {p.kernel}"),
+            fix="Convert the distribution to WSL 2 from Windows: `wsl --set-version <distro> 2` "
+            "(list them with `wsl -l -v`), with a current NVIDIA driver installed on Windows.",
+            sources=wsl1.sources,
+        )
+        return
+    linux_driver_libs = [
+        lib
+        for lib in snapshot.libraries
+        if lib.name in ("libcuda", "nvidia-ml", "cuda")
+        and lib.path
+        and not lib.path.startswith("/usr/lib/wsl")
+    ]
+    if snapshot.driver.kernel_module_version or linux_driver_libs:
+        yield Finding(
+            WSL_LINUX_DRIVER,
+            Category.PLATFORM_UNSUPPORTED,
+            Severity.ERROR,
+            "A Linux NVIDIA driver is installed inside WSL2",
+            evidence=(
+                *(
+                    (f"kernel module {snapshot.driver.kernel_module_version}",)
+                    if snapshot.driver.kernel_module_version
+                    else ()
                 ),
-                fix="Under WSL2 the driver comes from Windows (/usr/lib/wsl/lib). Remove "
-                "the Linux driver packages inside WSL (e.g. sudo apt purge 'nvidia-driver-*' "
-                "'libnvidia-*') and install only the Windows NVIDIA driver.",
-                sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
-            )
-        elif snapshot.driver.version is None:
-            yield Finding(
-                WSL_NO_DRIVER,
-                Category.NO_DRIVER,
-                Severity.ERROR,
-                "WSL2 sees no NVIDIA driver",
-                evidence=("platform.wsl = true", "driver.version = unknown"),
-                fix="Install or update the NVIDIA driver on Windows (not inside WSL), then "
-                "run `wsl --shutdown` and reopen the distribution.",
-                sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
-            )
+                *(f"{lib.name} at {lib.path}" for lib in linux_driver_libs),
+            ),
+            fix="Under WSL2 the driver comes from Windows (/usr/lib/wsl/lib). Remove "
+            "the Linux driver packages inside WSL (e.g. sudo apt purge 'nvidia-driver-*' "
+            "'libnvidia-*') and install only the Windows NVIDIA driver.",
+            sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
+        )
+    elif snapshot.driver.version is None or WSL_NO_DXG in reasons:
+        yield Finding(
+            WSL_NO_DRIVER,
+            Category.NO_DRIVER,
+            Severity.ERROR,
+            "WSL2 sees no NVIDIA driver",
+            evidence=(
+                "platform.wsl = true",
+                f"driver.version = {snapshot.driver.version or 'unknown'}",
+                *(("/dev/dxg is missing",) if WSL_NO_DXG in reasons else ()),
+            ),
+            fix="Install or update the NVIDIA driver on Windows (not inside WSL), then "
+            "run `wsl --shutdown` and reopen the distribution.",
+            sources=("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
+        )
 
 
 def _tf_windows_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> str:
