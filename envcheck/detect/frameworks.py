@@ -195,7 +195,7 @@ def parse_tf_build_info(text: str) -> Optional[dict[str, Any]]:
 
 
 def tf_framework(
-    dist: str, version: str, info: Optional[Mapping[str, Any]], windows: bool, path: Optional[str]
+    dist: str, version: str, info: Optional[Mapping[str, Any]], path: Optional[str]
 ) -> Framework:
     info = info or {}
     cuda = normalise_cuda(info.get("cuda_version"))
@@ -208,8 +208,6 @@ def tf_framework(
         cpu_only = False  # tensorflow-gpu is the GPU distribution by name
     else:
         cpu_only = None  # no build_info read: the build is unknown, not CPU-only
-    if windows and _release(version) >= (2, 11):
-        cpu_only = True  # no native Windows GPU builds after 2.10
     build = {}
     caps = info.get("cuda_compute_capabilities")
     if isinstance(caps, (list, tuple)):
@@ -228,11 +226,6 @@ def tf_framework(
         path=path,
         build=build,
     )
-
-
-def _release(version: str) -> tuple[int, ...]:
-    parts = re.findall(r"\d+", version.split("+")[0])[:2]
-    return tuple(int(p) for p in parts)
 
 
 def jax_framework(packages: Mapping[str, str]) -> Optional[Framework]:
@@ -356,7 +349,6 @@ def probe_frameworks(system: System, ctx: Context) -> None:
     packages = ctx.packages
     sites = ctx.site_dirs
     found: list[Framework] = []
-    windows = system.platform == "win32"
 
     if "torch" in packages or _find(system, sites, "torch/version.py"):
         hit = _find(system, sites, "torch/version.py")
@@ -378,9 +370,7 @@ def probe_frameworks(system: System, ctx: Context) -> None:
         info = parse_tf_build_info(hit[1]) if hit else None
         if hit and info is None:
             ctx.error(PROBE, f"{hit[0]}: not a readable TensorFlow build_info.py")
-        found.append(
-            tf_framework(tf_dist, packages[tf_dist], info, windows, hit[0] if hit else None)
-        )
+        found.append(tf_framework(tf_dist, packages[tf_dist], info, hit[0] if hit else None))
 
     jax = jax_framework(packages)
     if jax is not None:

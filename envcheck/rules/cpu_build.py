@@ -10,6 +10,7 @@ from envcheck.compat.candidate import candidates_for_installed
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.rules._facts import fw_label, target_of
 from envcheck.rules._fix import install_fix
+from envcheck.rules.platform import no_gpu_build_reason
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
@@ -44,8 +45,8 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         judged = None if fw.cpu_only is True else _judged_cpu_only(fw, target, matrix)
         if fw.cpu_only is not True and judged is None:
             continue
-        if fw.name == "tensorflow" and snapshot.platform.os == "windows":
-            continue  # native Windows TensorFlow: the platform rule explains it
+        if snapshot.platform.os == "windows" and no_gpu_build_reason(fw, snapshot, matrix):
+            continue  # no GPU build exists here: the platform rule explains it
         fix = install_fix(
             fw.name or "", target, matrix, snapshot.packages, fw.version, fw.package or fw.name
         )

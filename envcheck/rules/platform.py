@@ -1,34 +1,23 @@
-"""Platform limits: macOS, native Windows TensorFlow, WSL2 driver placement."""
+"""Platform limits: macOS, releases without a GPU build for the platform (native
+Windows TensorFlow after 2.10, JAX), WSL 1 and WSL2 driver placement."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
 
 if TYPE_CHECKING:
+    from envcheck.compat.judge import Reason
     from envcheck.matrix import Matrix
     from envcheck.model.snapshot import Framework, Snapshot
 
 MACOS_NO_CUDA = "macos-no-cuda"
-TF_WINDOWS_NO_GPU = "tensorflow-windows-no-gpu"
+NO_GPU_BUILD_HERE = "no-gpu-build-for-platform"
 WSL_LINUX_DRIVER = "wsl-linux-driver-installed"
 WSL_NO_DRIVER = "wsl-no-windows-driver"
 WSL1_NO_GPU = "wsl1-no-gpu"
-
-
-def _at_least(text: str | None, floor: str) -> bool:
-    """``text`` is a version >= ``floor``; False when unparsable. packaging is
-    imported here, on Windows only, not by every doctor run."""
-    if not text:
-        return False
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return Version(text.split("+")[0]) >= Version(floor)
-    except InvalidVersion:
-        return False
 
 
 def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
@@ -45,18 +34,7 @@ def check_platform(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             "or a Linux machine with an NVIDIA GPU.",
         )
     if p.os == "windows":
-        for fw in snapshot.frameworks:
-            if fw.name == "tensorflow" and _at_least(fw.version, "2.11"):
-                yield Finding(
-                    TF_WINDOWS_NO_GPU,
-                    Category.PLATFORM_UNSUPPORTED,
-                    Severity.ERROR if snapshot.gpus else Severity.WARNING,
-                    f"TensorFlow {fw.version} has no GPU support on native Windows "
-                    "(the last was 2.10)",
-                    evidence=("platform.os = windows", f"tensorflow {fw.version}"),
-                    fix=_tf_windows_fix(fw, snapshot, matrix),
-                    sources=("https://www.tensorflow.org/install/pip#windows-native",),
-                )
+        yield from _no_gpu_build_here(snapshot, matrix)
     if p.wsl:
         yield from _wsl(snapshot)
 
@@ -123,16 +101,43 @@ def _wsl(snapshot: Snapshot) -> Iterator[Finding]:
         )
 
 
-def _tf_windows_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> str:
-    """Use WSL2, or the resolver's plan for the newest TensorFlow with native Windows
-    GPU builds on this target (with the CUDA/cuDNN its wheel loads from PATH)."""
+def no_gpu_build_reason(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> Optional[Reason]:
+    """The judge's reason when ``fw``'s release has no GPU build for this platform."""
+    from envcheck.compat.platform import gpu_platform_reason
+    from envcheck.rules._facts import target_of
+
+    platform = target_of(snapshot, matrix).platform
+    if not (fw.name and fw.version and platform) or fw.name == "keras":
+        return None
+    return gpu_platform_reason(matrix, fw.name, fw.version, platform, fw.package)
+
+
+def _no_gpu_build_here(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    for fw in snapshot.frameworks:
+        reason = no_gpu_build_reason(fw, snapshot, matrix)
+        if reason is None:
+            continue
+        yield Finding(
+            NO_GPU_BUILD_HERE,
+            Category.PLATFORM_UNSUPPORTED,
+            Severity.ERROR if snapshot.gpus else Severity.WARNING,
+            reason.message,
+            evidence=(f"platform.os = {snapshot.platform.os}", f"{fw.name} {fw.version}"),
+            fix=_wsl_or_native_fix(fw, snapshot, matrix),
+            sources=reason.sources,
+            framework=fw.name,
+        )
+
+
+def _wsl_or_native_fix(fw: Framework, snapshot: Snapshot, matrix: Matrix) -> str:
+    """Use WSL2, or the resolver's plan for the newest release with native Windows GPU
+    builds on this target (with the CUDA/cuDNN its wheel loads from PATH)."""
     from envcheck.rules._facts import target_of
     from envcheck.rules._fix import plan_fix
 
-    native = plan_fix(
-        ["tensorflow"], target_of(snapshot, matrix), snapshot, matrix, fw.package or "tensorflow"
-    )
-    wsl = "Use WSL2 (`envcheck plan tensorflow --os wsl` gives the commands there)"
+    name = fw.name or ""
+    native = plan_fix([name], target_of(snapshot, matrix), snapshot, matrix, fw.package or name)
+    wsl = f"Use WSL2 (`envcheck plan {name} --os wsl` gives the commands there)"
     if native:
         return f"{wsl}, or stay on native Windows with the newest GPU release:\n  {native}"
     return wsl + "."

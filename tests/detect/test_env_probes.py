@@ -398,9 +398,12 @@ def test_tensorflow_windows(fake_system: Callable[..., System], tmp_path: Path) 
     ctx = _tf_site(tmp_path, "tensorflow", "2.10.1", TF_WIN_210)
     probe_frameworks(fake_system(platform="win32"), ctx)
     assert ctx.frameworks[0].cuda_version == "11.2"
+    # Detection records what the installed files say, on Windows as anywhere; that
+    # no GPU build of 2.15 exists for native Windows is the doctor's judgement
+    # (compat.platform, tests/compat/test_platform.py), not a fact rewritten here.
     ctx = _tf_site(tmp_path, "tensorflow", "2.15.0", TF_215)
     probe_frameworks(fake_system(platform="win32"), ctx)
-    assert ctx.frameworks[0].cpu_only is True  # no native Windows GPU after 2.10
+    assert (ctx.frameworks[0].cpu_only, ctx.frameworks[0].cuda_version) == (False, "12.2")
 
 
 def test_malformed_build_info_is_recorded(
@@ -464,10 +467,10 @@ def test_a_tensorflow_without_build_info_is_unknown_not_cpu_only() -> None:
     is_cuda_build False) makes it CPU-only, and tensorflow-gpu is the GPU one by name."""
     from envcheck.detect.frameworks import tf_framework
 
-    assert tf_framework("tensorflow", "2.15.0", None, False, None).cpu_only is None
-    assert tf_framework("tensorflow-gpu", "1.14.0", None, False, None).cpu_only is False
-    assert tf_framework("tensorflow-cpu", "2.15.0", None, False, None).cpu_only is True
+    assert tf_framework("tensorflow", "2.15.0", None, None).cpu_only is None
+    assert tf_framework("tensorflow-gpu", "1.14.0", None, None).cpu_only is False
+    assert tf_framework("tensorflow-cpu", "2.15.0", None, None).cpu_only is True
     off = {"is_cuda_build": False}
-    assert tf_framework("tensorflow", "2.15.0", off, False, None).cpu_only is True
+    assert tf_framework("tensorflow", "2.15.0", off, None).cpu_only is True
     on = {"is_cuda_build": True, "cuda_version": "12.2"}
-    assert tf_framework("tensorflow", "2.15.0", on, False, None).cpu_only is False
+    assert tf_framework("tensorflow", "2.15.0", on, None).cpu_only is False

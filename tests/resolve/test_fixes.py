@@ -261,7 +261,7 @@ def test_tf_without_windows_gpu_builds_gets_the_plan_for_native_windows(matrix: 
         frameworks=[{"name": "tensorflow", "version": "2.15.0", "cpu_only": True}],
         packages={"tensorflow": "2.15.0"},
     )
-    fix = _finding(s, matrix, "tensorflow-windows-no-gpu").fix or ""
+    fix = _finding(s, matrix, "no-gpu-build-for-platform").fix or ""
     planned = plan(["tensorflow"], target_from_snapshot(s), matrix)
     for line in emit_conda(planned).splitlines()[1:]:
         assert line in fix

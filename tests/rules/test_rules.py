@@ -265,8 +265,8 @@ def test_windows_tensorflow_after_2_10(mini_matrix: Matrix) -> None:
         frameworks=[tf],
     )
     found = ids(s, mini_matrix)
-    assert found["tensorflow-windows-no-gpu"].severity is Severity.ERROR
-    assert "WSL2" in (found["tensorflow-windows-no-gpu"].fix or "")
+    assert found["no-gpu-build-for-platform"].severity is Severity.ERROR
+    assert "WSL2" in (found["no-gpu-build-for-platform"].fix or "")
     assert "cpu-only-build" not in found
 
 
