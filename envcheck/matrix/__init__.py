@@ -22,6 +22,7 @@ from envcheck.matrix.rows import (
     BuildRoute,
     Companion,
     CondaAbsent,
+    CondaCudaPackage,
     CondaPackage,
     CudaRelease,
     CudnnRelease,
@@ -98,6 +99,7 @@ class Matrix:
     build_routes: tuple[BuildRoute, ...] = ()
     conda_packages: tuple[CondaPackage, ...] = ()
     conda_absent: tuple[CondaAbsent, ...] = ()
+    conda_cuda_packages: tuple[CondaCudaPackage, ...] = ()
     file_versions: Mapping[str, str] = field(default_factory=dict)
 
     if not TYPE_CHECKING:  # type checkers keep flagging unknown attributes

@@ -42,7 +42,11 @@ TABLES: Mapping[str, tuple[tuple[str, str], ...]] = {
     "onnxruntime": (("build", "builds:onnxruntime"),),
     "paddle": (("build", "builds:paddle"),),
     "keras": (("release", "keras_releases"), ("tensorflow_pin", "keras_pins")),
-    "conda": (("package", "conda_packages"), ("absent", "conda_absent")),
+    "conda": (
+        ("package", "conda_packages"),
+        ("absent", "conda_absent"),
+        ("cuda_package", "conda_cuda_packages"),
+    ),
 }
 assert tuple(TABLES) == DOMAINS
 

@@ -19,6 +19,7 @@ from envcheck.matrix.rows import (
     BuildRoute,
     Companion,
     CondaAbsent,
+    CondaCudaPackage,
     CondaPackage,
     CudaRelease,
     CudnnRelease,
@@ -620,6 +621,9 @@ PLATFORMS = (
 CONDA_CHANNELS = ("defaults", "conda-forge", "pytorch", "nvidia")
 
 
+CONDA_CUDA_PACKAGES = ("cuda-version", "cudatoolkit")
+
+
 def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
     def channel(r: RowReader) -> str:
         value = r.string("channel")
@@ -667,10 +671,22 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             origin=r.origin(),
         )
 
-    _unknown_tables(doc, file, text, ("package", "absent"))
+    def cuda_package(r: RowReader) -> CondaCudaPackage:
+        chan = channel(r)
+        name = r.string("name")
+        if name not in CONDA_CUDA_PACKAGES:
+            r.fail("name", f"expected one of {', '.join(CONDA_CUDA_PACKAGES)}, got {name!r}")
+        versions = r.strings("versions", required=True)
+        for v in versions:
+            if not re.match(r"^\d{1,2}\.\d{1,2}$", v):
+                r.fail("versions", f"expected MAJOR.MINOR like '12.4', got {v!r}")
+        return CondaCudaPackage(channel=chan, name=name, versions=versions, origin=r.origin())
+
+    _unknown_tables(doc, file, text, ("package", "absent", "cuda_package"))
     return {
         "conda_packages": _rows(file, text, doc, "package", package),
         "conda_absent": _rows(file, text, doc, "absent", absent),
+        "conda_cuda_packages": _rows(file, text, doc, "cuda_package", cuda_package),
     }
 
 

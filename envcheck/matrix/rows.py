@@ -299,6 +299,19 @@ class CondaPackage:
 
 
 @record
+class CondaCudaPackage:
+    """The CUDA releases a channel's CUDA metapackage or toolkit package exists for
+    (conda-forge ``cuda-version``, ``cudatoolkit``): an emitter pins one only for a
+    release listed here."""
+
+    channel: str
+    name: str
+    versions: tuple[str, ...]
+    """CUDA releases, ``MAJOR.MINOR``."""
+    origin: Origin
+
+
+@record
 class CondaAbsent:
     """A channel that ships no build of a package for some platforms."""
 

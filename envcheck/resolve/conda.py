@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import CondaAbsent, CondaPackage
+    from envcheck.matrix.rows import CondaAbsent, CondaCudaPackage, CondaPackage
     from envcheck.resolve.plan import Pick, Plan
 
 CONDA_FORGE = "conda-forge"
@@ -27,10 +27,20 @@ class CondaFacts:
 
     packages: tuple[CondaPackage, ...] = ()
     absent: tuple[CondaAbsent, ...] = ()
+    cuda_packages: tuple[CondaCudaPackage, ...] = ()
 
     @classmethod
     def of(cls, matrix: Matrix) -> CondaFacts:
-        return cls(matrix.conda_packages, matrix.conda_absent)
+        return cls(matrix.conda_packages, matrix.conda_absent, matrix.conda_cuda_packages)
+
+    def has_cuda_package(self, name: str, major: int, minor: int) -> bool:
+        """Whether conda-forge's ``name`` (``cuda-version``, ``cudatoolkit``) exists for
+        CUDA ``major.minor`` (``[[cuda_package]]`` rows of conda.toml)."""
+        release = f"{major}.{minor}"
+        return any(
+            row.name == name and row.channel == "conda-forge" and release in row.versions
+            for row in self.cuda_packages
+        )
 
 
 @dataclass(frozen=True)

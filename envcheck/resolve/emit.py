@@ -143,18 +143,19 @@ def emit_requirements(plan: Plan) -> str:
 # -- conda ---------------------------------------------------------------------
 
 
-def _cuda_version_pin(plan: Plan) -> Optional[str]:
+def _cuda_version_pin(plan: Plan, facts: CondaFacts) -> Optional[str]:
     """conda-forge ``cuda-version``: the CUDA the picks need, capped at what the
-    driver supports natively within the same major (conda checks ``__cuda``)."""
+    driver supports natively within the same major (conda checks ``__cuda``); None
+    where conda-forge has no cuda-version for that release (conda.toml)."""
     cudas = [p.cuda for p in plan.picks if p.cuda is not None]
     if not cudas:
         return None
     top: CudaVersion = max(cudas)
-    if top.major < 11:
-        return None  # cuda-version covers CUDA 11 and newer; older uses cudatoolkit
     cap = plan.driver_max_cuda
     if cap is not None and cap.major == top.major and cap < top:
         top = cap
+    if not facts.has_cuda_package("cuda-version", top.major, top.minor):
+        return None
     return f"{top.major}.{top.minor}"
 
 
@@ -221,7 +222,7 @@ def _conda_layout(
                 notes.append(note)
     # The CUDA of a conda-forge build that exists beats the pip variant's CUDA.
     cuda = min((r.cuda for r in builds.values() if r.cuda), key=_cuda_key, default=None)
-    cuda = cuda or _cuda_version_pin(plan)
+    cuda = cuda or _cuda_version_pin(plan, facts)
     if cuda:
         specs.append(f"cuda-version={cuda}")
 
@@ -258,8 +259,12 @@ def _conda_layout(
         specs = [s for s in specs if not s.startswith("cuda-version=")]
     for pick in pip:
         # A pip wheel without its CUDA libraries (TF < 2.15 and Windows TF): conda-forge's
-        # cudatoolkit (published up to 11.8) and cudnn provide them.
-        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major <= 11:
+        # cudatoolkit and cudnn provide them, for the releases cudatoolkit exists for.
+        if (
+            pick.bundles_cuda is False
+            and pick.cuda is not None
+            and facts.has_cuda_package("cudatoolkit", pick.cuda.major, pick.cuda.minor)
+        ):
             lacks = [f"cudatoolkit={pick.cuda.major}.{pick.cuda.minor}"]
             if pick.cudnn:
                 lacks.append(f"cudnn={pick.cudnn.split('.')[0]}")
@@ -526,23 +531,34 @@ def emit_pixi(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pixi_toolkit(plan: Plan) -> dict[int, tuple[tuple[str, str], ...]]:
+def _pixi_toolkit(
+    plan: Plan, facts: Optional[CondaFacts] = None
+) -> dict[int, tuple[tuple[str, str], ...]]:
     """Per pick (by ``id``): the conda-forge (name, version) pairs a pixi manifest adds
     for a wheel that does not bring CUDA (tensorflow-gpu 1.x, ...): the toolkit and
-    cuDNN, as the conda emitter does, where cudatoolkit covers the release (< 12).
-    conda-forge's cuda-version (9.2 and later) pins the release: it constrains
+    cuDNN, as the conda emitter does, where cudatoolkit exists for the release.
+    conda-forge's cuda-version pins the release where it exists for it: it constrains
     cudatoolkit to it and __cuda, which pixi sets from [system-requirements] cuda, to
-    its major, so pixi refuses a machine too old for it."""
+    its major, so pixi refuses a machine too old for it. Which releases either
+    package exists for is conda.toml's ``[[cuda_package]]``."""
+    from envcheck.resolve.conda import shipped_facts
+
+    if facts is None:
+        facts = shipped_facts()
     out: dict[int, tuple[tuple[str, str], ...]] = {}
     for pick in plan.picks:
-        if pick.bundles_cuda is False and pick.cuda is not None and pick.cuda.major < 12:
-            release = f"{pick.cuda.major}.{pick.cuda.minor}.*"
-            brings = [("cudatoolkit", release)]
-            if (pick.cuda.major, pick.cuda.minor) >= (9, 2):
-                brings.append(("cuda-version", release))
-            if pick.cudnn:
-                brings.append(("cudnn", f"{pick.cudnn.split('.')[0]}.*"))
-            out[id(pick)] = tuple(brings)
+        cuda = pick.cuda
+        if pick.bundles_cuda is not False or cuda is None:
+            continue
+        if not facts.has_cuda_package("cudatoolkit", cuda.major, cuda.minor):
+            continue
+        release = f"{cuda.major}.{cuda.minor}.*"
+        brings = [("cudatoolkit", release)]
+        if facts.has_cuda_package("cuda-version", cuda.major, cuda.minor):
+            brings.append(("cuda-version", release))
+        if pick.cudnn:
+            brings.append(("cudnn", f"{pick.cudnn.split('.')[0]}.*"))
+        out[id(pick)] = tuple(brings)
     return out
 
 
@@ -563,7 +579,7 @@ def format_warnings(plan: Plan, fmt: str, facts: Optional[CondaFacts] = None) ->
     elif fmt == "pixi":
         toolkit = {
             key: tuple(f"{name}={version}" for name, version in brings)
-            for key, brings in _pixi_toolkit(plan).items()
+            for key, brings in _pixi_toolkit(plan, facts).items()
         }
         where = "the pixi manifest"
     else:
