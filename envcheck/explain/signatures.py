@@ -39,6 +39,11 @@ BF16 = "bf16"
 COMPANION = "companion"
 CUDNN_HANDLE = "cudnn_handle"
 NONE = ""
+ANALYSES = (
+    DRIVER, ARCH, CPU_BUILD, CUDNN, CUDA_LIB, NVML, NO_DRIVER, NO_GPU, ENV_VAR, MEMORY, BF16,
+    COMPANION, CUDNN_HANDLE,
+)  # fmt: skip
+"""The analyses a row may name (``analysis``; NONE is written by leaving it out)."""
 
 ALL_FRAMEWORKS = ("torch", "tensorflow", "jax", "onnxruntime", "cupy", "paddle")
 
