@@ -40,13 +40,14 @@ NOT_ROWS = (INDEX, COVERAGE)
 coverage script's, not the loader's)."""
 TABLE = "signature"
 
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_FRAGMENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_FRAGMENT_REF = re.compile(r"(?<!\\)\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Compiled on first use by ``re`` itself: only a parse (a cold cache) needs them.
+_ID = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+_FRAGMENT_NAME = r"^[a-z][a-z0-9_]*$"
+_FRAGMENT_REF = r"(?<!\\)\{([A-Za-z_][A-Za-z0-9_]*)\}"
 """``{name}`` in a regex; ``\\{`` stays a literal brace and a quantifier
 (``{1,40}``) is digits, so neither is a reference."""
-_EMITTED_BY = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+:[^\s@:]+@[0-9a-f]{40}$")
-_FILE_NAME = re.compile(r"^[\w.-]+\.toml$")
+_EMITTED_BY = r"^[A-Za-z0-9][\w.-]*/[\w.-]+:[^\s@:]+@[0-9a-f]{40}$"
+_FILE_NAME = r"^[\w.-]+\.toml$"
 
 
 def bundled_dir() -> Path:
@@ -101,7 +102,7 @@ def _index(directory: Path) -> tuple[list[Path], dict[str, str], Path, str]:
         raise InputError(file, files_line, f"'files' must be a list of file names, got {names!r}")
     paths = []
     for name in names:
-        if not _FILE_NAME.match(name) or name in NOT_ROWS:
+        if not re.match(_FILE_NAME, name) or name in NOT_ROWS:
             raise InputError(file, files_line, f"'files': {name!r} is not a row file name")
         if names.count(name) > 1:
             raise InputError(file, files_line, f"'files': {name!r} is listed twice")
@@ -119,11 +120,11 @@ def _index(directory: Path) -> tuple[list[Path], dict[str, str], Path, str]:
         raise InputError(file, start, "'fragments' must be a table ([fragments])")
     for name, value in fragments.items():
         line = _key_line(text, name, start)
-        if not _FRAGMENT_NAME.match(name):
+        if not re.match(_FRAGMENT_NAME, name):
             raise InputError(file, line, f"fragment name {name!r} must be lower_snake_case")
         if not isinstance(value, str) or not value:
             raise InputError(file, line, f"fragment '{name}' must be a non-empty string")
-        if _FRAGMENT_REF.search(value):
+        if re.search(_FRAGMENT_REF, value):
             raise InputError(file, line, f"fragment '{name}' refers to another fragment")
     return paths, fragments, path, text
 
@@ -140,7 +141,7 @@ class _Seen:
 def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
     r.used.discard("verified")  # a matrix field, not a signature's
     sid = r.string("id")
-    if not _ID.match(sid):
+    if not re.match(_ID, sid):
         r.fail("id", f"must be lower-case words joined by '-', got {sid!r}")
     if sid in seen.where:
         first, line = seen.where[sid]
@@ -156,7 +157,7 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
         seen.fragments_used.add(name)
         return fragments[name]
 
-    regex = _FRAGMENT_REF.sub(expand, written)
+    regex = re.sub(_FRAGMENT_REF, expand, written)
     try:
         re.compile(regex)
     except re.error as exc:
@@ -182,7 +183,7 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
     source: str = r.string("source")
     r.url("source")
     emitted_by = r.string("emitted_by", required=False)
-    if emitted_by is not None and not _EMITTED_BY.match(emitted_by):
+    if emitted_by is not None and not re.match(_EMITTED_BY, emitted_by):
         r.fail("emitted_by", f"expected 'owner/repo:path@<40-hex commit>', got {emitted_by!r}")
     r.string("note", required=False)
     supersedes = r.strings("supersedes")
