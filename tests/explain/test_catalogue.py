@@ -6,10 +6,12 @@ offending row (or key); each case edits a copy of the bundled catalogue.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -24,6 +26,16 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 ROOT = Path(__file__).parents[2]
+SCRIPT = ROOT / "scripts" / "signature_coverage.py"
+
+
+def coverage_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("signature_coverage", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["signature_coverage"] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_bundled_catalogue_is_the_source_checkouts_directory() -> None:
@@ -286,3 +298,31 @@ def test_a_bad_catalogue_is_never_cached(cat: Path, monkeypatch: pytest.MonkeyPa
         load_compiled(cat)
     stored = catalogue.cache_file(cat)
     assert stored is not None and not stored.exists()
+
+
+# -- the README's coverage table -------------------------------------------------------
+
+
+def test_the_readme_coverage_table_is_what_the_script_prints() -> None:
+    script = coverage_script()
+    readme = (ROOT / "signatures" / "README.md").read_text(encoding="utf-8")
+    table = script.table(ROOT / "signatures")
+    assert script.replace_table(readme, table) == readme, (
+        "signatures/README.md is out of date: python scripts/signature_coverage.py --write"
+    )
+    report_only = sum(1 for s in SIGNATURES if not s.emitted_by)
+    assert f"| {report_only} |" in table
+    assert f"| {len(SIGNATURES)} |" in table
+
+
+def test_coverage_data_must_name_a_cited_file_and_commit(cat: Path) -> None:
+    script = coverage_script()
+    path = cat / "coverage.toml"
+    edit(path, 'file = "rusty1s/pytorch_sparse:', 'file = "rusty1s/pytorch_scatter:')
+    with pytest.raises(InputError) as info:
+        script.table(cat)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = lines.index('file = "rusty1s/pytorch_scatter:torch_sparse/__init__.py"')
+    assert info.value.path == str(path)
+    assert info.value.line == at  # the [[file]] header above it
+    assert "named by no row's emitted_by" in info.value.message
