@@ -27,9 +27,9 @@ from envcheck.explain.signatures import (
     NO_DRIVER,
     NO_GPU,
     NVML,
-    SIGNATURES,
     Signature,
 )
+from envcheck.explain.signatures import by_id as _table_by_id
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.versions import (
     ComputeCapability,
@@ -203,10 +203,11 @@ def _printable(text: str) -> str:
 
 
 def match_signatures(
-    text: str, signatures: Iterable[Signature] = SIGNATURES
+    text: str, signatures: Optional[Iterable[Signature]] = None
 ) -> tuple[tuple[Match, ...], int]:
-    """Every signature found in ``text`` (one Match per signature) and the line count."""
-    sigs = tuple(signatures)
+    """Every signature found in ``text`` (one Match per signature) and the line count;
+    ``signatures`` defaults to the whole catalogue (``SIGNATURES``)."""
+    sigs = _table() if signatures is None else tuple(signatures)
     found: dict[str, tuple[list[tuple[int, str]], dict[str, str], list[int]]] = {}
     order: list[str] = []
     capped = _cap_lines(text)
@@ -264,8 +265,15 @@ _ID_CACHE: dict[str, Signature] = {}
 
 def _by_id() -> dict[str, Signature]:
     if not _ID_CACHE:
-        _ID_CACHE.update({s.id: s for s in SIGNATURES})
+        _ID_CACHE.update(_table_by_id())
     return _ID_CACHE
+
+
+def _table() -> tuple[Signature, ...]:
+    """The catalogue's rows (read on first use, see :mod:`envcheck.explain.catalogue`)."""
+    from envcheck.explain.catalogue import load_catalogue
+
+    return load_catalogue()
 
 
 def explain(
@@ -520,7 +528,7 @@ def _unrecognised(text: str, count: int) -> Finding:
         Category.OTHER,
         Severity.WARNING,
         title,
-        evidence=(f"{count} {_lines(count)} scanned against {len(SIGNATURES)} known signatures",),
+        evidence=(f"{count} {_lines(count)} scanned against {len(_table())} known signatures",),
         fix="This does not mean the setup is healthy. Paste the full error output "
         "(the traceback and the lines before it), or run `envcheck doctor` to check "
         "the installed stack.",

@@ -235,7 +235,7 @@ def parse_toml(text: str, file: str) -> dict[str, Any]:
     return gated(text, file)
 
 
-def check_header(doc: Mapping[str, Any], file: str) -> str:
+def check_header(doc: Mapping[str, Any], file: str, what: str = "matrix") -> str:
     """Validate ``schema_version``/``data_version``; returns the data version."""
     version = doc.get("schema_version")
     if version is None:
@@ -246,7 +246,7 @@ def check_header(doc: Mapping[str, Any], file: str) -> str:
         raise InputError(
             file,
             1,
-            f"matrix schema_version {version} is newer than this envcheck; upgrade",
+            f"{what} schema_version {version} is newer than this envcheck; upgrade",
         )
     data_version = doc.get("data_version")
     if not isinstance(data_version, str) or not _DATE_RE.match(data_version):

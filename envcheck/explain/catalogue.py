@@ -1,0 +1,361 @@
+"""Load the error-signature catalogue (``signatures/*.toml``) into frozen rows.
+
+The catalogue is data beside ``matrices/`` (format: ``signatures/README.md``):
+``index.toml`` lists the row files in matching order and holds the named regex
+fragments (``[fragments]``) that rows use as ``{name}``; each row file holds
+``[[signature]]`` rows. Every problem raises ``InputError`` naming the file and
+the line of the offending row (or key), through the matrix loader's ``RowReader``.
+
+The table is read once per process (``load_catalogue``) and, after a successful
+load, kept as a ``marshal``-ed copy of the validated rows in the user cache
+directory (beside the compiled matrix), keyed by the files' names, sizes, mtimes
+and CRCs and by this module's own: a warm start skips the TOML parser. Any
+problem with that copy means "no cache"; ``ENVCHECK_NO_CACHE=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import sys
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+from envcheck.errors import InputError
+from envcheck.explain.signatures import ALL_FRAMEWORKS, ANALYSES, NONE, Signature
+from envcheck.model.finding import Category, Severity
+
+if TYPE_CHECKING:
+    from envcheck.matrix.load import RowReader
+
+SCHEMA_VERSION = 1
+INDEX = "index.toml"
+COVERAGE = "coverage.toml"
+NOT_ROWS = (INDEX, COVERAGE)
+"""TOML files in the directory that hold no rows (the coverage data is the
+coverage script's, not the loader's)."""
+TABLE = "signature"
+
+# Compiled on first use by ``re`` itself: only a parse (a cold cache) needs them.
+_ID = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+_FRAGMENT_NAME = r"^[a-z][a-z0-9_]*$"
+_FRAGMENT_REF = r"(?<!\\)\{([A-Za-z_][A-Za-z0-9_]*)\}"
+"""``{name}`` in a regex; ``\\{`` stays a literal brace and a quantifier
+(``{1,40}``) is digits, so neither is a reference."""
+_EMITTED_BY = r"^[A-Za-z0-9][\w.-]*/[\w.-]+:[^\s@:]+@[0-9a-f]{40}$"
+_FILE_NAME = r"^[\w.-]+\.toml$"
+
+
+def bundled_dir() -> Path:
+    """The catalogue shipped with envcheck (wheel) or the source checkout's ``signatures/``."""
+    packaged = Path(__file__).resolve().parents[1] / "_signatures"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "signatures"
+
+
+# -- reading and validating ------------------------------------------------------
+
+
+def _key_line(text: str, key: str, after: int = 1) -> Optional[int]:
+    """The line of ``key = ...`` at or after line ``after`` (None when absent)."""
+    pattern = re.compile(r"^[ \t]*" + re.escape(key) + r"[ \t]*=", re.MULTILINE)
+    lines = text.split("\n")
+    for number in range(after, len(lines) + 1):
+        if pattern.match(lines[number - 1]):
+            return number
+    return None
+
+
+def _header_line(text: str, table: str) -> Optional[int]:
+    """The line of the ``[table]`` header (None when absent)."""
+    pattern = re.compile(r"^[ \t]*\[[ \t]*" + re.escape(table) + r"[ \t]*\]", re.MULTILINE)
+    m = pattern.search(text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
+
+
+def _read(path: Path) -> tuple[str, dict[str, Any]]:
+    from envcheck.inputs import LIMITS, read_text
+    from envcheck.matrix.load import check_header, parse_toml
+
+    text = read_text(path, "signature file", LIMITS["matrix"])
+    doc = parse_toml(text, str(path))
+    check_header(doc, str(path), what="signature catalogue")
+    return text, doc
+
+
+def _index(directory: Path) -> tuple[list[Path], dict[str, str], Path, str]:
+    """The row files in order, the fragments, and the index's path and text."""
+    from envcheck.matrix.load import _unknown_tables
+
+    path = directory / INDEX
+    text, doc = _read(path)
+    file = str(path)
+    _unknown_tables(doc, file, text, ("files", "fragments"))
+    files_line = _key_line(text, "files")
+    names = doc.get("files")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise InputError(file, files_line, f"'files' must be a list of file names, got {names!r}")
+    paths = []
+    for name in names:
+        if not re.match(_FILE_NAME, name) or name in NOT_ROWS:
+            raise InputError(file, files_line, f"'files': {name!r} is not a row file name")
+        if names.count(name) > 1:
+            raise InputError(file, files_line, f"'files': {name!r} is listed twice")
+        if not (directory / name).is_file():
+            raise InputError(file, files_line, f"'files': {name!r} does not exist")
+        paths.append(directory / name)
+    unlisted = sorted(
+        p.name for p in directory.glob("*.toml") if p.name not in names and p.name not in NOT_ROWS
+    )
+    if unlisted:
+        raise InputError(file, files_line, f"'files' does not list {unlisted[0]!r}")
+    fragments = doc.get("fragments", {})
+    start = _header_line(text, "fragments") or 1
+    if not isinstance(fragments, dict):
+        raise InputError(file, start, "'fragments' must be a table ([fragments])")
+    for name, value in fragments.items():
+        line = _key_line(text, name, start)
+        if not re.match(_FRAGMENT_NAME, name):
+            raise InputError(file, line, f"fragment name {name!r} must be lower_snake_case")
+        if not isinstance(value, str) or not value:
+            raise InputError(file, line, f"fragment '{name}' must be a non-empty string")
+        if re.search(_FRAGMENT_REF, value):
+            raise InputError(file, line, f"fragment '{name}' refers to another fragment")
+    return paths, fragments, path, text
+
+
+class _Seen:
+    """What the rows read so far tell the later checks."""
+
+    def __init__(self) -> None:
+        self.where: dict[str, tuple[str, int]] = {}
+        self.refs: list[tuple[str, int, int, str, tuple[str, ...]]] = []
+        self.fragments_used: set[str] = set()
+
+
+def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
+    r.used.discard("verified")  # a matrix field, not a signature's
+    sid = r.string("id")
+    if not re.match(_ID, sid):
+        r.fail("id", f"must be lower-case words joined by '-', got {sid!r}")
+    if sid in seen.where:
+        first, line = seen.where[sid]
+        r.fail("id", f"{sid!r} is already the id of the row at {first}:{line}")
+    seen.where[sid] = (r.file, r.line)
+
+    written = r.string("regex")
+
+    def expand(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in fragments:
+            r.fail("regex", f"unknown fragment {{{name}}} (index.toml [fragments])")
+        seen.fragments_used.add(name)
+        return fragments[name]
+
+    regex = re.sub(_FRAGMENT_REF, expand, written)
+    try:
+        re.compile(regex)
+    except re.error as exc:
+        r.fail("regex", f"does not compile: {exc}")
+
+    frameworks = r.strings("frameworks", required=True)
+    for name in frameworks:
+        if name not in ALL_FRAMEWORKS:
+            r.fail("frameworks", f"unknown framework {name!r} (one of {', '.join(ALL_FRAMEWORKS)})")
+    raw_category = r.string("category")
+    try:
+        category = Category(raw_category)
+    except ValueError:
+        r.fail("category", f"unknown category {raw_category!r}")
+    raw_severity = r.string("severity", required=False)
+    try:
+        severity = Severity.ERROR if raw_severity is None else Severity(raw_severity)
+    except ValueError:
+        r.fail("severity", f"expected error, warning or info, got {raw_severity!r}")
+    analysis = r.string("analysis", required=False)
+    if analysis is not None and analysis not in ANALYSES:
+        r.fail("analysis", f"unknown analysis {analysis!r} (one of {', '.join(ANALYSES)})")
+    source: str = r.string("source")
+    r.url("source")
+    emitted_by = r.string("emitted_by", required=False)
+    if emitted_by is not None and not re.match(_EMITTED_BY, emitted_by):
+        r.fail("emitted_by", f"expected 'owner/repo:path@<40-hex commit>', got {emitted_by!r}")
+    r.string("note", required=False)
+    supersedes = r.strings("supersedes")
+    explains = r.strings("explains")
+    for key, ids in (("supersedes", supersedes), ("explains", explains)):
+        if sid in ids:
+            r.fail(key, "names the row itself")
+        seen.refs.append((r.file, r.line, r.index, key, ids))
+    return Signature(
+        id=sid,
+        regex=regex,
+        frameworks=frameworks,
+        category=category,
+        title=r.string("title"),
+        cause=r.string("cause"),
+        fix=r.string("fix"),
+        source=source,
+        severity=severity,
+        analysis=NONE if analysis is None else analysis,
+        supersedes=supersedes,
+        emitted_by=emitted_by or "",
+        explains=explains,
+    )
+
+
+def read_catalogue(directory: Path) -> tuple[Signature, ...]:
+    """Parse and validate every row file of ``directory`` (no cache), in order."""
+    from envcheck.matrix.load import _rows, _unknown_tables
+
+    paths, fragments, index_path, index_text = _index(directory)
+    seen = _Seen()
+    out: list[Signature] = []
+    for path in paths:
+        text, doc = _read(path)
+        file = str(path)
+        _unknown_tables(doc, file, text, (TABLE,))
+        rows = _rows(file, text, doc, TABLE, lambda r: _row(r, fragments, seen))
+        if not rows:
+            raise InputError(file, None, f"no [[{TABLE}]] rows")
+        out.extend(rows)
+    for file, line, index, key, ids in seen.refs:
+        for other in ids:
+            if other not in seen.where:
+                raise InputError(
+                    file, line, f"[[{TABLE}]] #{index + 1} field '{key}': unknown id {other!r}"
+                )
+    for name in fragments:
+        if name not in seen.fragments_used:
+            at = _key_line(index_text, name, _header_line(index_text, "fragments") or 1)
+            raise InputError(str(index_path), at, f"fragment '{name}' is used by no row")
+    return tuple(out)
+
+
+# -- the compiled copy -------------------------------------------------------------
+
+CACHE_FORMAT = 1
+MAGIC = "envcheck compiled signatures"
+
+
+def cache_key(directory: Path) -> Optional[str]:
+    """The key of ``directory``'s current catalogue; None when unreadable."""
+    import envcheck
+    from envcheck.explain import signatures
+    from envcheck.inputs import is_regular_file
+    from envcheck.model import finding
+
+    parts = [f"format {CACHE_FORMAT}", f"envcheck {envcheck.__version__}", f"python {sys.version}"]
+    try:
+        parts.append(f"dir {directory.resolve()}")
+        for path in sorted(directory.glob("*.toml")):
+            if not is_regular_file(path):
+                return None
+            data = path.read_bytes()
+            st = path.stat()
+            parts.append(f"{path.name} {st.st_size} {st.st_mtime_ns} {zlib.crc32(data):08x}")
+        for module in (sys.modules[__name__], signatures, finding):
+            st = Path(str(module.__file__)).stat()
+            parts.append(f"{Path(str(module.__file__)).name} {st.st_size} {st.st_mtime_ns}")
+    except (OSError, TypeError, ValueError):
+        return None
+    return "\n".join(parts)
+
+
+def cache_file(directory: Path) -> Optional[Path]:
+    from envcheck.matrix.cache import cache_dir
+
+    root = cache_dir()
+    if root is None:
+        return None
+    try:
+        name = str(directory.resolve())
+    except OSError:
+        return None
+    return root / f"signatures-{zlib.crc32(name.encode('utf-8', 'surrogateescape')):08x}.marshal"
+
+
+_FIELDS = (
+    "id", "regex", "frameworks", "category", "title", "cause", "fix", "source",
+    "severity", "analysis", "supersedes", "emitted_by", "explains",
+)  # fmt: skip
+
+
+def _plain(sig: Signature) -> tuple[Any, ...]:
+    return tuple(
+        getattr(sig, name).value if name in ("category", "severity") else getattr(sig, name)
+        for name in _FIELDS
+    )
+
+
+def read_cache(path: Path, key: str) -> Optional[tuple[Signature, ...]]:
+    """The rows stored under ``key`` in ``path``; None for anything else."""
+    import marshal
+
+    from envcheck.inputs import is_regular_file
+
+    if not is_regular_file(path):
+        return None
+    try:
+        stored = marshal.loads(path.read_bytes())
+        if not (isinstance(stored, tuple) and len(stored) == 3 and stored[:2] == (MAGIC, key)):
+            return None
+        out = []
+        for values in stored[2]:
+            row = dict(zip(_FIELDS, values))
+            row["category"] = Category(row["category"])
+            row["severity"] = Severity(row["severity"])
+            out.append(Signature(**row))
+    except Exception:  # noqa: BLE001 - truncated, foreign or stale: parse the files
+        return None
+    return tuple(out) or None
+
+
+def write_cache(path: Path, key: str, rows: tuple[Signature, ...]) -> bool:
+    """Store ``rows`` under ``key`` atomically; False (and no file) on failure."""
+    import marshal
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        data = marshal.dumps((MAGIC, key, tuple(_plain(s) for s in rows)))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as fh:
+            fh.write(data)
+        tmp.replace(path)
+    except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return False
+    return True
+
+
+def load_compiled(
+    directory: Path, env: Optional[Mapping[str, str]] = None
+) -> tuple[Signature, ...]:
+    """``directory``'s rows through the compiled copy (parse and validate on a miss)."""
+    from envcheck.matrix.cache import ENV_NO_CACHE
+
+    env = os.environ if env is None else env
+    if env.get(ENV_NO_CACHE, "") not in ("", "0"):
+        return read_catalogue(directory)
+    key = cache_key(directory)
+    path = None if key is None else cache_file(directory)
+    if key is not None and path is not None:
+        cached = read_cache(path, key)
+        if cached is not None:
+            return cached
+    rows = read_catalogue(directory)  # raises InputError on bad data: nothing cached
+    if key is not None and path is not None:
+        write_cache(path, key, rows)
+    return rows
+
+
+@functools.lru_cache(maxsize=4)
+def load_catalogue(directory: Optional[str] = None) -> tuple[Signature, ...]:
+    """The rows of ``directory`` (default: the bundled catalogue), once per process."""
+    return load_compiled(bundled_dir() if directory is None else Path(directory))
