@@ -705,7 +705,9 @@ def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
         f
         for f in doctor
         if (f.category in related or f.id in ids)
-        and f.severity != Severity.INFO
+        # The doctor only informs of a machine without GPU or driver; a CUDA error
+        # from a program there is explained by it.
+        and (f.severity != Severity.INFO or f.id in _NO_ACCESS_IDS)
         and not _about_another_framework(f, m.signature.frameworks)
     ]
 
@@ -718,9 +720,15 @@ def _about_another_framework(f: Finding, frameworks: tuple[str, ...]) -> bool:
 
 # A missing cuDNN is filed under cuda_runtime_missing, but it is what a cuDNN
 # signature reports too; a legacy GPU is a capability finding.
-_ACCESS = (Category.CONTAINER_NO_GPU, Category.PLATFORM_UNSUPPORTED)
-"""Doctor categories that mean no CUDA program here reaches a GPU (compat.access)."""
-_NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu")
+_ACCESS = (
+    Category.CONTAINER_NO_GPU,
+    Category.PLATFORM_UNSUPPORTED,
+    Category.NO_GPU,
+    Category.NO_DRIVER,
+)
+"""Doctor categories that mean no CUDA program here reaches a GPU (compat.access,
+no driver loaded, no NVIDIA GPU)."""
+_NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu", "no-driver", "no-gpu")
 
 _RELATED_IDS: dict[Category, tuple[str, ...]] = {
     Category.CUDNN_MISMATCH: ("cudnn-missing",),
@@ -1154,6 +1162,10 @@ def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
     operator's namespace), judged against the torch the message or snapshot shows."""
     from envcheck import names
 
+    own = m.facts.get("lib") or ""
+    if own.startswith(("libtorch", "libc10")):
+        _torch_library(own, snapshot, matrix, cause)
+        return
     module = m.facts.get("lib") or m.facts.get("lib2")
     if not module:
         for _n, line in m.lines:
@@ -1175,6 +1187,28 @@ def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
         cause.because(f"{package} was built for CUDA {built}, the installed torch for CUDA {found}")
     else:
         cause.because(f"{package} was built for another torch release than the one it runs with")
+
+
+def _torch_library(lib: str, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """A package's extension cannot open one of torch's own libraries: a CPU-only torch
+    has no libtorch_cuda*/libc10_cuda at all; otherwise the package was built for
+    another torch release."""
+    torch = next((fw for fw in snapshot.frameworks if fw.name == "torch"), None)
+    if torch is None or not torch.version:
+        cause.because(f"the package was built for another torch release: this torch has no {lib}")
+        return
+    cause.add(f"{_label(torch)} installed")
+    cpu = torch.cpu_only is True or torch.version.endswith("+cpu")
+    if cpu and "cuda" in lib:
+        cause.category = Category.CPU_ONLY_BUILD
+        plan = _plan_command("torch", _target(snapshot, matrix), matrix)
+        cause.because(
+            f"the installed torch ({_label(torch)}) is a CPU-only build, which has no {lib}: "
+            "a CUDA package beside it cannot load",
+            f"Install the CUDA build of torch:\n  {plan}" if plan else None,
+        )
+        return
+    cause.because(f"the package was built for another torch release: {_label(torch)} has no {lib}")
 
 
 def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:

@@ -140,6 +140,8 @@ _CUDA_UNLOADABLE = re.compile(
     r"\blib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12}: cannot open shared object"
     r"|Could not load dynamic library 'lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)'"
     r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
+    # CTranslate2's cublas_stub.cc: "Library libcublas.so.11 is not found or cannot be loaded".
+    r"|\bLibrary lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12} is not found\b"
     r"|\b"
     + _CUDA_SO
     + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:(?:'| was| is)? not found|' \(or one of its)"

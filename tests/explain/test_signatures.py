@@ -13,6 +13,30 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "companion-torch-library-missing": (
+        "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory",
+        "ImportError: libc10_cuda.so: cannot open shared object file: No such file or directory",
+    ),
+    "triton-gpu-too-old": (
+        (
+            "RuntimeError: Found Tesla M40 which is too old to be supported by the triton GPU "
+            "compiler, which is used as the backend. Triton only supports devices of CUDA Capability "
+            ">= 7.0, but your device is of CUDA capability 5.2"
+        ),
+    ),
+    "dtype-needs-newer-gpu": (
+        (
+            "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+            "Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead"
+        ),
+    ),
+    "jaxlib-attribute-missing": (
+        "AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_call_target'",
+    ),
+    "nvcc-not-found": (
+        "FileNotFoundError: [Errno 2] No such file or directory: '/opt/cuda/bin/nvcc'",
+        'error: unable to execute "/usr/local/cuda-11.8/bin/nvcc": No such file or directory',
+    ),
     # -- rows that name the file printing the message (emitted_by); the lines are from
     # public reports that are not in tests/fixtures/corpus.
     "companion-torch-abi-mismatch": (
@@ -607,6 +631,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-sublibrary-load-failed": (
+        # cuDNN 8's loader when it finds no file of the name (the "Could not locate" form).
+        "Could not locate cudnn_adv_infer64_8.dll. Please make sure it is in your library path!",
         (
             'OSError: [WinError 126] The specified module could not be found. Error loading "E:\\env'
             '\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.'
@@ -751,10 +777,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory",
         "OSError: libcudnn_graph.so.9.1.0: cannot open shared object file: No such file or directory",
-        (
-            "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path! "
-            "cudnn64_9.dll not found"
-        ),
     ),
     "cudnn-status-version-mismatch": (
         "RuntimeError: cuDNN error: CUDNN_STATUS_VERSION_MISMATCH",

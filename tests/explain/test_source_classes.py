@@ -1,0 +1,167 @@
+"""Rows written from the source that prints the message (signatures/*.toml), each
+checked on a real report that did not motivate it (the motivating reports are in
+the corpus: first-sight sets C and D, tests/fixtures/corpus/FIRST_SIGHT_*.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from envcheck.explain import explain
+from envcheck.model.finding import Category
+from envcheck.model.snapshot import Snapshot
+
+# (public report, text as pasted, signature id, first cause's category)
+REPORTS = [
+    # CTranslate2's cublas_stub.cc prints the soname it dlopen()s on Linux.
+    (
+        "https://github.com/SYSTRAN/faster-whisper/issues/263",
+        "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded\n",
+        "cuda-shared-library-missing",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    (
+        "https://github.com/SYSTRAN/faster-whisper/issues/717",
+        "Library libcublas.so.12 is not found or cannot be loaded\n",
+        "cuda-shared-library-missing",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    # jax calling a name its jaxlib does not have.
+    (
+        "https://github.com/jax-ml/jax/issues/8527",
+        "AttributeError: module 'jaxlib.xla_extension' has no attribute 'PmapFunction'\n",
+        "jaxlib-attribute-missing",
+        Category.MIXED_WHEELS,
+    ),
+    # cuDNN 8's "Could not locate" wording of a missing sub-library.
+    (
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/10199",
+        (
+            "W0619 03:05:28.154407 19728 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute "
+            "Capability: 6.1, Driver API Version: 11.6, Runtime API Version: 11.6\n"
+            "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n"
+        ),
+        "cudnn-sublibrary-load-failed",
+        Category.CUDNN_MISMATCH,
+    ),
+    (
+        "https://github.com/ILikeAI/AlwaysReddy/issues/40",
+        "Could not locate cudnn_cnn_infer64_8.dll. Please make sure it is in your library path!\n",
+        "cudnn-sublibrary-load-failed",
+        Category.CUDNN_MISMATCH,
+    ),
+    # A companion's extension linked against a torch library this torch lacks.
+    (
+        "https://github.com/rusty1s/pytorch_scatter/issues/211",
+        (
+            "Exception has occurred: OSError\n"
+            "libtorch_cuda_cu.so: cannot open shared object file: No such file or directory\n"
+        ),
+        "companion-torch-library-missing",
+        Category.MIXED_WHEELS,
+    ),
+    # Inductor's Triton floor (torch/_inductor/exc.py).
+    (
+        "https://github.com/karpathy/nanoGPT/issues/157",
+        (
+            "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the "
+            "triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA "
+            "Capability >= 7.0, but your device is of CUDA capability 6.1\n"
+        ),
+        "triton-gpu-too-old",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    # vLLM's dtype check.
+    (
+        "https://github.com/OpenBMB/XAgent/issues/379",
+        (
+            "Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your NVIDIA "
+            "GeForce RTX ..GPU has compute capability 7.5.\n"
+        ),
+        "dtype-needs-newer-gpu",
+        Category.CAPABILITY,
+    ),
+    # No toolkit where an extension build runs nvcc.
+    (
+        "https://github.com/microsoft/Oscar/issues/113",
+        (
+            "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc': "
+            "'/usr/local/cuda/bin/nvcc'\n"
+        ),
+        "nvcc-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    # bitsandbytes < 0.43 on Windows: its setup prints WindowsPath objects.
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/512",
+        (
+            "E:\\Miniconda3\\envs\\AI002\\lib\\site-packages\\bitsandbytes\\cuda_setup\\main.py:145: "
+            "UserWarning: WARNING: The following directories listed in your path were found to be "
+            "non-existent: {WindowsPath('E'), WindowsPath('/Miniconda3/envs/AI002/lib')}\n"
+        ),
+        "bitsandbytes-windows-unsupported",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    # The runtime's code 35 printed as a number.
+    (
+        "https://github.com/NVIDIA/DIGITS/issues/252",
+        "cudaRuntimeGetVersion() failed with error #35\n",
+        "cuda-driver-insufficient",
+        Category.DRIVER_TOO_OLD,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def matrix() -> Any:
+    from envcheck.matrix import bundled_dir, load_matrix_from
+
+    return load_matrix_from(bundled_dir())
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "signature", "category"), REPORTS, ids=[r[0] for r in REPORTS]
+)
+def test_first_cause_of_a_report_that_did_not_motivate_the_row(
+    source: str, text: str, signature: str, category: Category, matrix: Any
+) -> None:
+    first = explain(text, None, matrix).findings[0]
+    assert (first.id, first.category) == (signature, category), source
+
+
+def test_a_cpu_torch_without_libtorch_cuda_is_the_cpu_only_cause(matrix: Any) -> None:
+    """A CUDA package beside a CPU torch cannot open libtorch_cuda.so: the CPU build
+    is the cause (vllm-project/vllm#9114 in the corpus shows it in a collect_env)."""
+    snap = Snapshot.from_json(
+        {
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "python": {"version": "3.11.9"},
+            "driver": {"version": "560.35.03", "cuda_version": "12.6"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [{"name": "torch", "version": "2.4.0+cpu", "cpu_only": True}],
+            "probes": ["platform", "python", "driver", "frameworks"],
+        }
+    )
+    text = "ImportError('libtorch_cuda.so: cannot open shared object file: No such file or directory')\n"
+    first = explain(text, snap, matrix).findings[0]
+    assert first.category is Category.CPU_ONLY_BUILD
+    assert "torch" in (first.fix or "")
+    # With a CUDA torch the same text means another torch release.
+    cuda = Snapshot.from_json(
+        {**snap.to_json(), "frameworks": [{"name": "torch", "version": "2.4.0+cu121"}]}
+    )
+    assert explain(text, cuda, matrix).findings[0].category is Category.MIXED_WHEELS
+
+
+def test_error_35_on_a_machine_without_driver_or_gpu_is_not_an_old_driver(matrix: Any) -> None:
+    """NVIDIA/DIGITS#252: a virtual machine without an NVIDIA driver; the runtime says 35."""
+    snap = Snapshot.from_json(
+        {
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "frameworks": [{"name": "torch", "version": "2.4.0+cu121"}],
+            "probes": ["platform", "python", "driver", "libraries", "frameworks"],
+        }
+    )
+    first = explain(REPORTS[-1][1], snap, matrix).findings[0]
+    assert first.category in (Category.NO_GPU, Category.NO_DRIVER)
