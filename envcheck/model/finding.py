@@ -59,6 +59,10 @@ class Finding:
     framework: Optional[str] = None
     """The installed framework the finding judges (``torch``); None for findings
     about the machine as a whole."""
+    reason: Optional[str] = None
+    """The judge's reason code the finding reports (``compat.judge``: ``driver``,
+    ``gpu_arch``, ``platform``; ``compat.access``: ``container_no_gpu_devices``);
+    None for findings no verdict decided."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,6 +75,7 @@ class Finding:
             "detail": self.detail,
             "sources": list(self.sources),
             "framework": self.framework,
+            "reason": self.reason,
         }
 
 

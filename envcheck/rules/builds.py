@@ -201,6 +201,7 @@ def _finding(
         fix=fix,
         sources=reason.sources,
         framework=fw.name,
+        reason=reason.code,
     )
 
 

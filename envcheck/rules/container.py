@@ -57,6 +57,7 @@ def check_container(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             ),
             fix=fix,
             sources=no_devices.sources,
+            reason=no_devices.code,
         )
     elif not snapshot.gpus and not snapshot.driver.version:
         yield Finding(

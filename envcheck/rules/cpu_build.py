@@ -81,6 +81,7 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 f"(see `envcheck plan {fw.name}`)."
             ),
             framework=fw.name,
+            reason=J.CPU_ONLY,
         )
 
 

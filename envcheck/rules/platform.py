@@ -56,6 +56,7 @@ def _wsl(snapshot: Snapshot) -> Iterator[Finding]:
             fix="Convert the distribution to WSL 2 from Windows: `wsl --set-version <distro> 2` "
             "(list them with `wsl -l -v`), with a current NVIDIA driver installed on Windows.",
             sources=wsl1.sources,
+            reason=wsl1.code,
         )
         return
     linux_driver_libs = [
@@ -126,6 +127,7 @@ def _no_gpu_build_here(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             fix=_wsl_or_native_fix(fw, snapshot, matrix),
             sources=reason.sources,
             framework=fw.name,
+            reason=reason.code,
         )
 
 

@@ -90,3 +90,34 @@ def test_a_cpu_tensorflow_2_10_on_windows_is_a_cpu_only_build(matrix: Any) -> No
     ids = _ids(snap, matrix)
     assert "no-gpu-build-for-platform" not in ids
     assert "cpu-only-build" in ids
+
+
+def test_findings_carry_the_judges_reason_code(matrix: Any) -> None:
+    """Every finding a verdict decided names the reason code (doctor --json: reason)."""
+    from envcheck.compat import judge as J
+
+    snap = _windows({"name": "jax", "version": "0.4.30", "package": "jax"})
+    report = diagnose(snap, matrix)
+    by_id = {f.id: f for f in report.findings}
+    assert by_id["no-gpu-build-for-platform"].reason == J.PLATFORM
+    cpu = _windows(
+        {"name": "tensorflow", "version": "2.10.1", "package": "tensorflow", "cpu_only": True}
+    )
+    assert {f.id: f for f in diagnose(cpu, matrix).findings}["cpu-only-build"].reason == (
+        J.CPU_ONLY
+    )
+    old = Snapshot.from_json(
+        {
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "driver": {"version": "470.256.02"},
+            "gpus": [{"index": 0, "compute_capability": "8.6"}],
+            "frameworks": [{"name": "torch", "version": "2.6.0+cu126", "cuda_version": "12.6"}],
+        }
+    )
+    found = {f.id: f for f in diagnose(old, matrix).findings}
+    assert found["driver-too-old"].reason == J.DRIVER
+    from tests.test_cli import validate_doctor_json
+
+    doc = report.to_json()
+    validate_doctor_json(doc)
+    assert any(f["reason"] == J.PLATFORM for f in doc["findings"])
