@@ -1020,6 +1020,10 @@ def _cuda_lib(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> No
     message says that the library was onnxruntime's CUDA provider's dependency."""
     from envcheck.rules.lib_paths import CUDA_RUNTIME_MISSING, installed_cuda
 
+    if (m.facts.get("lib") or "").lower().startswith(("libcudnn", "cudnn")):
+        # The library that did not load is cuDNN's (onnxruntime's provider names it
+        # after "with error:"): a cuDNN cause, whichever loader reported it.
+        cause.category = Category.CUDNN_MISMATCH
     if not m.signature.id.startswith("onnxruntime") or cause.by != CUDA_RUNTIME_MISSING:
         return
     table = "(ONNX Runtime's CUDA requirements table lists which version uses which CUDA and cuDNN)"

@@ -165,3 +165,22 @@ def test_error_35_on_a_machine_without_driver_or_gpu_is_not_an_old_driver(matrix
     )
     first = explain(REPORTS[-1][1], snap, matrix).findings[0]
     assert first.category in (Category.NO_GPU, Category.NO_DRIVER)
+
+
+def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> None:
+    """onnxruntime's provider names the library it could not load after "with error:";
+    a cuDNN one makes it a cuDNN cause (written from the corpus's onnxruntime
+    cases; this report is not among them)."""
+    # https://github.com/microsoft/foundry-dev-tools/issues/75 (fixed by installing cuDNN)
+    text = (
+        "Failed loading model mistral-7b-v02-int4-gpu: /onnxruntime_src/onnxruntime/core/"
+        "session/provider_bridge_ort.cc:1426 onnxruntime::Provider& onnxruntime::"
+        "ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library "
+        "libonnxruntime_providers_cuda.so with error: libcudnn.so.8: cannot open shared object "
+        "file: No such file or directory\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert first.category is Category.CUDNN_MISMATCH
+    # The same provider failing on cuBLAS stays a CUDA runtime cause.
+    other = text.replace("libcudnn.so.8", "libcublasLt.so.11")
+    assert explain(other, None, matrix).findings[0].category is Category.CUDA_RUNTIME_MISSING
