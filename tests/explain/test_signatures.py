@@ -13,6 +13,32 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "mmcv-without-ops": (
+        "    ext = importlib.import_module('mmcv.' + name)\nModuleNotFoundError: No module named 'mmcv._ext'",
+    ),
+    "paddle-cudnn-not-loadable": (
+        (
+            "W1203 10:11:12.000000  4242 dynamic_loader.cc:307] The third-party dynamic library "
+            "(libcudnn.so) that Paddle depends on is not configured correctly. (error code is "
+            "libcudnn.so: cannot open shared object file: No such file or directory)"
+        ),
+        (
+            "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_9.dll) "
+            "that Paddle depends on is not configured correctly. (error code is 126)"
+        ),
+    ),
+    "paddle-cuda-library-not-loadable": (
+        (
+            "The third-party dynamic library (libcublas.so.12) that Paddle depends on is not "
+            "configured correctly. (error code is libcublas.so.12: cannot open shared object file)"
+        ),
+    ),
+    "onnxruntime-cuda-path-set-not-loaded": (
+        (
+            "onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasnt able "
+            "to be loaded. Please install the correct version of CUDA and cuDNN"
+        ),
+    ),
     "companion-torch-library-missing": (
         "OSError: libtorch_cuda_cpp.so: cannot open shared object file: No such file or directory",
         "ImportError: libc10_cuda.so: cannot open shared object file: No such file or directory",

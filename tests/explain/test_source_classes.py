@@ -184,3 +184,74 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
     # The same provider failing on cuBLAS stays a CUDA runtime cause.
     other = text.replace("libcudnn.so.8", "libcublasLt.so.11")
     assert explain(other, None, matrix).findings[0].category is Category.CUDA_RUNTIME_MISSING
+
+
+PADDLE_REPORTS = [
+    # A maintainer: `pip install mmcv` installs no CUDA ops; install mmcv-full.
+    (
+        "https://github.com/XLearning-SCU/2022-CVPR-AirNet/issues/5",
+        "ModuleNotFoundError: No module named 'mmcv._ext'\n",
+        "mmcv-without-ops",
+        Category.CPU_ONLY_BUILD,
+    ),
+    # Fixed by putting the bundled CUDA/cuDNN folder on PATH (a participant confirmed).
+    (
+        "https://github.com/YaoFANGUK/video-subtitle-extractor/issues/45",
+        (
+            "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_8.dll) that "
+            "Paddle depends on is not configured correctly. (error code is 126)\n"
+        ),
+        "paddle-cudnn-not-loadable",
+        Category.CUDNN_MISMATCH,
+    ),
+    # A maintainer: install cuDNN (into the CUDA directory).
+    (
+        "https://github.com/PaddlePaddle/Paddle/issues/34566",
+        (
+            "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_7.dll) that "
+            "Paddle depends on is not configured correctly. (error code is 126)\n"
+            "  Suggestions:\n"
+            "  1. Check if the third-party dynamic library (e.g. CUDA, CUDNN) is installed correctly "
+            "and its version is matched with paddlepaddle you installed.\n"
+        ),
+        "paddle-cudnn-not-loadable",
+        Category.CUDNN_MISMATCH,
+    ),
+    # A onnxruntime-gpu on Windows that cannot load its CUDA/cuDNN DLLs.
+    (
+        "https://github.com/microsoft/onnxruntime/issues/13576",
+        (
+            "CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct version of "
+            "CUDA and cuDNN as mentioned in the GPU requirements page (https://onnxruntime.ai/docs/"
+            "reference/execution-providers/CUDA-ExecutionProvider.html#requirements), make sure "
+            "they're in the PATH, and that your GPU is supported.\n"
+        ),
+        "onnxruntime-cuda-path-set-not-loaded",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "signature", "category"), PADDLE_REPORTS, ids=[r[0] for r in PADDLE_REPORTS]
+)
+def test_loader_messages_of_paddle_and_onnxruntime(
+    source: str, text: str, signature: str, category: Category, matrix: Any
+) -> None:
+    """Written from set E's reports (FIRST_SIGHT_E.md); these did not motivate them."""
+    first = explain(text, None, matrix).findings[0]
+    assert (first.id, first.category) == (signature, category), source
+
+
+def test_paddle_names_a_cuda_library_or_a_list_of_candidates(matrix: Any) -> None:
+    # https://github.com/PaddlePaddle/Paddle/issues/33523: the loader's list of names.
+    text = (
+        "RuntimeError: (PreconditionNotMet) The third-party dynamic library "
+        "(cublas64_102.dll;cublas64_10.dll) that Paddle depends on is not configured correctly. "
+        "(error code is 126)\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert (first.id, first.category) == (
+        "paddle-cuda-library-not-loadable",
+        Category.CUDA_RUNTIME_MISSING,
+    )
