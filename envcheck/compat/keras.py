@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from envcheck.matrix.rows import KerasRelease, Origin
 
 
+KERAS_TENSORFLOW = "keras_tensorflow"
+"""Reason code: a keras release and a TensorFlow release that cannot be installed together."""
+
+
 @functools.lru_cache(maxsize=256)
 def _specifier(text: str) -> SpecifierSet:
     from packaging.specifiers import SpecifierSet

@@ -1,0 +1,65 @@
+"""An installed Keras that cannot work with the installed TensorFlow.
+
+``compat.keras.keras_with_tensorflow`` decides, from keras.toml: the TensorFlow range
+a Keras 2.x release needs and the keras range a TensorFlow release's wheels require
+(Keras 3 beside TensorFlow 2.15, standalone keras 2.3 beside tensorflow-gpu 1.14).
+The fix is the resolver's plan for keras beside the installed TensorFlow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from envcheck.model.finding import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from envcheck.matrix import Matrix
+    from envcheck.model.snapshot import Snapshot
+
+KERAS_TENSORFLOW_CONFLICT = "keras-tensorflow-conflict"
+
+
+def check_keras(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    from envcheck.compat.keras import KERAS_TENSORFLOW, keras_with_tensorflow
+
+    keras = next((f for f in snapshot.frameworks if f.name == "keras" and f.version), None)
+    tf = next((f for f in snapshot.frameworks if f.name == "tensorflow" and f.version), None)
+    if keras is None or tf is None or keras.version is None or tf.version is None:
+        return
+    tf_version = tf.version.split("+")[0]
+    conflict = keras_with_tensorflow(keras.version, tf_version, matrix)
+    if conflict is None:
+        return
+    why, origin = conflict
+    yield Finding(
+        KERAS_TENSORFLOW_CONFLICT,
+        Category.MIXED_WHEELS,
+        Severity.ERROR,
+        f"keras {keras.version} does not work with the installed tensorflow {tf.version}",
+        evidence=(f"keras {keras.version}", f"{tf.package or 'tensorflow'} {tf.version}", why),
+        fix=_fix(tf_version, tf.package or "tensorflow", snapshot, matrix),
+        sources=(origin.cite(),),
+        framework="keras",
+        reason=KERAS_TENSORFLOW,
+    )
+
+
+def _fix(tf_version: str, tf_package: str, snapshot: Snapshot, matrix: Matrix) -> str:
+    """The resolver's keras for the installed TensorFlow release."""
+    from envcheck.rules._facts import target_of
+    from envcheck.rules._fix import plan_fix
+
+    command = plan_fix(
+        [f"{tf_package}=={tf_version}", "keras"],
+        target_of(snapshot, matrix),
+        snapshot,
+        matrix,
+        "keras",
+    )
+    if command:
+        return f"Install the keras release that goes with this TensorFlow:\n  {command}"
+    return (
+        "Install the keras release the installed TensorFlow requires "
+        f"(`envcheck plan {tf_package}=={tf_version} keras`)."
+    )
