@@ -128,7 +128,7 @@ def render_report_markdown(report: Report, strict: bool = False) -> str:
 
     row("OS", " ".join(x for x in (p.os, p.arch, p.distro, p.distro_version) if x) or None)
     row("Kernel", p.kernel)
-    row("WSL2", p.wsl)
+    row("WSL", f"WSL {p.wsl_version}" if p.wsl and p.wsl_version else p.wsl)
     row("Container", p.container)
     row("Python", f"{py.version or '?'} ({py.env_kind or '?'})")
     row("Driver", d.version)

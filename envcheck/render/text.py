@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from envcheck.render.blocks import Block, Table, emit
 
 if TYPE_CHECKING:
-    from envcheck.model.snapshot import Gpu, Snapshot
+    from envcheck.model.snapshot import Gpu, Platform, Snapshot
 
 GpuLookup = Callable[[str], Optional[tuple[str, str]]]
 """GPU name → (compute capability, architecture) from the matrix, or None."""
@@ -53,6 +53,20 @@ def _gpu_cc_arch(gpu: Gpu, lookup: Optional[GpuLookup]) -> tuple[Optional[str], 
     return cc or f"{found[0]} (by name)", arch or f"{found[1]} (by name)"
 
 
+def _wsl(p: Platform) -> object:
+    """no, yes, or which WSL (WSL 1 has no GPU); None (shown as unknown) when not known."""
+    if p.wsl and p.wsl_version:
+        return f"WSL {p.wsl_version}"
+    return p.wsl
+
+
+def _devices(p: Platform) -> Optional[str]:
+    """The GPU device files in /dev; None (unknown) when /dev was not looked at."""
+    if p.gpu_device_nodes is None:
+        return None
+    return ", ".join(f"/dev/{n}" for n in p.gpu_device_nodes) or "none in /dev"
+
+
 def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None) -> list[Block]:
     """The tables describing a snapshot, in reading order."""
     p, py, d = snapshot.platform, snapshot.python, snapshot.driver
@@ -65,8 +79,9 @@ def snapshot_sections(snapshot: Snapshot, gpu_lookup: Optional[GpuLookup] = None
                 ("Distribution", distro),
                 ("Kernel", p.kernel),
                 ("glibc", p.glibc),
-                ("WSL2", p.wsl),
+                ("WSL", _wsl(p)),
                 ("Container", _container(snapshot)),
+                ("GPU devices", _devices(p)),
                 ("Python", f"{_v(py.version)} ({_v(py.implementation)})"),
                 ("Interpreter", py.executable),
                 (
