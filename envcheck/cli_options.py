@@ -23,6 +23,36 @@ def python_option(f: F) -> F:
     )(f)
 
 
+_VERSION_ONLY = r"^\d{1,2}\.\d{1,3}(\.\d{1,4})?$"
+
+
+def _interpreter_path(_ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+    """``--python`` is an interpreter path everywhere; a bare version gets the option
+    that takes one (``--python-version``), not a guess."""
+    import re
+    from pathlib import Path
+
+    if value and re.match(_VERSION_ONLY, value) and not Path(value).exists():
+        raise click.BadParameter(
+            f"{value!r} is a version, not an interpreter: use --python-version {value} "
+            "(or give the interpreter's path, e.g. --python /usr/bin/python3.11)"
+        )
+    return value
+
+
+def target_python_option(f: F) -> F:
+    """``--python PATH`` for the commands that plan for a target: the Python version
+    is read from that interpreter (``--python-version X.Y`` gives one directly)."""
+    return click.option(
+        "--python",
+        "python_path",
+        metavar="PATH",
+        callback=_interpreter_path,
+        help="Plan for this interpreter's Python version (use --python-version X.Y to "
+        "give a version).",
+    )(f)
+
+
 def snapshot_option(f: F) -> F:
     return click.option(
         "--snapshot",

@@ -67,6 +67,42 @@ def check_interpreter(python: str) -> str:
     return found
 
 
+# Runs under Python 2 and 3 alike (no -I): the version of any interpreter given.
+_VERSION_PROBE = "import sys; sys.stdout.write('%d.%d' % tuple(sys.version_info[:2]))"
+
+
+def interpreter_version(python: str) -> str:
+    """``X.Y`` of the interpreter ``--python`` names (run without a shell, bounded in
+    time); a one-line EnvcheckError when it is missing or does not answer."""
+    import re
+
+    from envcheck.detect.system import run_command
+    from envcheck.errors import EnvcheckError
+
+    exe = check_interpreter(python)
+    result = run_command((exe, "-E", "-s", "-c", _VERSION_PROBE), timeout=20.0)
+    version = result.stdout.strip() if result.ok else ""
+    if not re.match(r"^\d{1,2}\.\d{1,3}$", version):
+        why = result.describe_failure(exe) if result.returncode is None else "no version printed"
+        raise EnvcheckError(f"--python {python}: cannot read its Python version ({why})")
+    return version
+
+
+def target_python(python_path: Optional[str], python_version: Optional[str]) -> Optional[str]:
+    """The Python version to plan for: ``--python-version``, else the version of the
+    ``--python`` interpreter; both given must agree."""
+    from envcheck.errors import EnvcheckError
+
+    if python_path is None:
+        return python_version
+    found = interpreter_version(python_path)
+    if python_version is not None and python_version != found:
+        raise EnvcheckError(
+            f"--python {python_path} is Python {found}, --python-version says {python_version}"
+        )
+    return found
+
+
 def write_output(text: str, output: Optional[str], force: bool = False) -> None:
     """``text`` to stdout (None or ``-``) or to a file: atomically, never through
     a symlink, an existing file only with ``force``."""

@@ -6,8 +6,13 @@ from typing import Optional
 
 import click
 
-from envcheck.cli_options import json_option, snapshot_option, target_options
-from envcheck.commands._common import Obj
+from envcheck.cli_options import (
+    json_option,
+    snapshot_option,
+    target_options,
+    target_python_option,
+)
+from envcheck.commands._common import Obj, target_python
 from envcheck.errors import ExitCode
 
 DEFAULT_REQUIREMENTS = ("torch",)
@@ -46,7 +51,7 @@ def _check_name(value: str) -> str:
 )
 @snapshot_option
 @target_options
-@click.option("--python", "python_xy", metavar="X.Y", help="Same as --python-version.")
+@target_python_option
 @click.option("--explain", is_flag=True, help="Print the decisions and the matrix sources.")
 @json_option
 @click.pass_obj
@@ -62,7 +67,7 @@ def env(
     os_name: Optional[str],
     arch: Optional[str],
     python_version: Optional[str],
-    python_xy: Optional[str],
+    python_path: Optional[str],
     explain: bool,
     as_json: bool,
 ) -> int:
@@ -90,7 +95,7 @@ def env(
         gpus=gpus,
         os_name=os_name,
         arch=arch,
-        python_version=python_version or python_xy,
+        python_version=target_python(python_path, python_version),
     )
     result = make_plan(requirements or DEFAULT_REQUIREMENTS, target, matrix)
     if result.unsatisfiable is not None:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
-from envcheck.cli_options import json_option, target_options
-from envcheck.commands._common import Obj, write_output
+from envcheck.cli_options import json_option, target_options, target_python_option
+from envcheck.commands._common import Obj, target_python, write_output
 from envcheck.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ def show(
 @matrix.command()
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @target_options
-@click.option("--python", "python_short", metavar="X.Y", help="Same as --python-version.")
+@target_python_option
 @click.option(
     "--variant",
     metavar="TAG",
@@ -252,7 +252,7 @@ def why(
     os_name: Optional[str],
     arch: Optional[str],
     python_version: Optional[str],
-    python_short: Optional[str],
+    python_path: Optional[str],
     as_json: bool,
     bundled: bool,
 ) -> int:
@@ -283,7 +283,7 @@ def why(
             gpus=gpus,
             os_name=os_name,
             arch=arch,
-            python=python_version or python_short,
+            python=target_python(python_path, python_version),
             base=Target(),
         )
     except ValueError as exc:

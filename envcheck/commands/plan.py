@@ -6,8 +6,13 @@ from typing import TYPE_CHECKING, Optional
 
 import click
 
-from envcheck.cli_options import json_option, snapshot_option, target_options
-from envcheck.commands._common import Obj, load_or_detect
+from envcheck.cli_options import (
+    json_option,
+    snapshot_option,
+    target_options,
+    target_python_option,
+)
+from envcheck.commands._common import Obj, load_or_detect, target_python
 from envcheck.errors import EnvcheckError, ExitCode
 
 if TYPE_CHECKING:
@@ -98,7 +103,7 @@ def report_unsatisfiable(plan: Plan, explain: bool) -> int:
 
 @click.command()
 @click.argument("requirements", nargs=-1, required=True)
-@click.option("--python", "python_xy", metavar="X.Y", help="Same as --python-version.")
+@target_python_option
 @snapshot_option
 @target_options
 @click.option(
@@ -117,7 +122,7 @@ def report_unsatisfiable(plan: Plan, explain: bool) -> int:
 def plan(
     obj: Obj,
     requirements: tuple[str, ...],
-    python_xy: Optional[str],
+    python_path: Optional[str],
     snapshot_file: Optional[str],
     driver: Optional[str],
     gpus: tuple[str, ...],
@@ -148,7 +153,7 @@ def plan(
         gpus=gpus,
         os_name=os_name,
         arch=arch,
-        python_version=python_version or python_xy,
+        python_version=target_python(python_path, python_version),
     )
     result = make_plan(requirements, target, matrix, allow_cpu)
     if fmt == "json":

@@ -63,7 +63,7 @@ def test_why_works_exit_0_with_sources() -> None:
         "550.54.14",
         "--gpu",
         "NVIDIA GeForce RTX 4090",
-        "--python",
+        "--python-version",
         "3.11",
         "--os",
         "linux",
@@ -187,13 +187,13 @@ def test_why_names_the_platform_when_only_another_platforms_build_runs() -> None
 
 def test_why_plain_tensorflow_1_14_is_cpu_only_on_a_gpu_machine() -> None:
     code, out, _ = run_cli(
-        "matrix", "why", "tensorflow==1.14.0", "--driver", "418.67", "--python", "3.7"
+        "matrix", "why", "tensorflow==1.14.0", "--driver", "418.67", "--python-version", "3.7"
     )
     assert code == 1, out
     assert "tensorflow 1.14.0 (cpu)" in out
     assert "CPU-only build" in out
     code, out, _ = run_cli(
-        "matrix", "why", "tensorflow==1.15.0", "--driver", "418.67", "--python", "3.7"
+        "matrix", "why", "tensorflow==1.15.0", "--driver", "418.67", "--python-version", "3.7"
     )
     assert code == 0, out  # from 1.15 the plain package includes GPU support
     assert "tensorflow 1.15.0 (cu100)" in out

@@ -52,7 +52,7 @@ def test_why_golden(mini_env: dict[str, str], golden: Callable[[str, str], None]
         "535.104.05",
         "--gpu",
         "sm_89",
-        "--python",
+        "--python-version",
         "3.12",
         "--os",
         "linux",

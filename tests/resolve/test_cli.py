@@ -17,7 +17,16 @@ else:  # pragma: no cover - Python 3.9/3.10
     import tomli as tomllib
 
 RTX5090_SNAPSHOT = str(FIXTURES / "snapshots" / "what-if-rtx5090-torch-cu126.json")
-NEW_MACHINE = ("--driver", "580.65.06", "--gpu", "RTX 5090", "--os", "linux", "--python", "3.12")
+NEW_MACHINE = (
+    "--driver",
+    "580.65.06",
+    "--gpu",
+    "RTX 5090",
+    "--os",
+    "linux",
+    "--python-version",
+    "3.12",
+)
 
 
 def test_plan_pip_for_flags() -> None:
@@ -399,7 +408,7 @@ def test_a_refusal_names_every_reason_the_newest_build_fails() -> None:
     """Python 3.8 and a GTX 670 (sm_30): the newest TensorFlow lacks both. Naming only
     the Python would send the user to a new interpreter and a second refusal."""
     code, _out, err = run_cli(
-        "plan", "tensorflow", "--os", "linux", "--python", "3.8", "--gpu", "GeForce GTX 670"
+        "plan", "tensorflow", "--os", "linux", "--python-version", "3.8", "--gpu", "GeForce GTX 670"
     )
     assert code == 1
     assert "not 3.8" in err and "no kernels for GeForce GTX 670 (sm_30)" in err
@@ -420,3 +429,23 @@ def test_install_uninstalls_a_cpu_build_the_pin_would_keep(monkeypatch: pytest.M
     lines = [ln for ln in out.splitlines() if ln.startswith("/v/bin/python")]
     assert lines[0] == "/v/bin/python -m pip uninstall -y torch"
     assert lines[1].startswith("/v/bin/python -m pip install torch==2.13.0 --index-url")
+
+
+@pytest.mark.real_machine
+def test_python_is_an_interpreter_path_in_plan_env_and_why() -> None:
+    """--python names an interpreter everywhere (its version is read from it); a
+    bare version is refused with the option that takes one."""
+    for argv in (
+        ("plan", "torch", "--python", "3.11"),
+        ("env", "torch", "-o", "-", "--python", "3.11"),
+        ("matrix", "why", "torch==2.5.1", "--python", "3.11"),
+    ):
+        code, out, err = run_cli(*argv)
+        assert code == 2, argv
+        assert "--python-version 3.11" in out + err
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    code, out, err = run_cli("plan", "torch", "--os", "linux", "--python", sys.executable)
+    assert code == 0, err
+    assert f"Python {here}" in out
+    code, out, err = run_cli("plan", "torch", "--python", sys.executable, "--python-version", "2.7")
+    assert code != 0 and f"is Python {here}" in err

@@ -23,7 +23,7 @@ SEED = (
     "keras==2.2.5",
     "--os",
     "windows",
-    "--python",
+    "--python-version",
     "3.6",
     "--gpu",
     "Quadro RTX 5000",
