@@ -221,7 +221,9 @@ def _conda_layout(
             if note:
                 notes.append(note)
     # The CUDA of a conda-forge build that exists beats the pip variant's CUDA.
-    cuda = min((r.cuda for r in builds.values() if r.cuda), key=_cuda_key, default=None)
+    from envcheck.model.versions import release_key
+
+    cuda = min((r.cuda for r in builds.values() if r.cuda), key=release_key, default=None)
     cuda = cuda or _cuda_version_pin(plan, facts)
     if cuda:
         specs.append(f"cuda-version={cuda}")
@@ -274,10 +276,6 @@ def _conda_layout(
 
 
 _TORCH_COMPANIONS = ("torchvision", "torchaudio")
-
-
-def _cuda_key(text: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in text.split("."))
 
 
 def conda_split(plan: Plan, facts: Optional[CondaFacts] = None) -> tuple[list[str], list[Pick]]:
