@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck import names
+from envcheck.compat.judge import UNVERIFIED, Level, Reason
 from envcheck.errors import InputError
+from envcheck.model.finding import Category
 from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
@@ -22,10 +24,23 @@ if TYPE_CHECKING:
     from envcheck.matrix.rows import Build, CudnnRelease
     from envcheck.model.versions import CudaVersion
 
-OK = "ok"
-ERROR = "error"
-WARNING = "warning"
-INFO = "info"
+OK = Level.OK
+ERROR = Level.ERROR
+WARNING = Level.WARNING
+INFO = Level.INFO
+NOT_IN_MATRIX = "not_in_matrix"
+"""Reason code: the spec names a release (or variant) the matrix does not list."""
+BUILD_FACTS = "build_facts"
+"""Reason code: what the matrix row says the build is (its CUDA, cuDNN, index)."""
+
+
+def _note(
+    level: Level, message: str, sources: tuple[str, ...] = (), code: str = BUILD_FACTS
+) -> Reason:
+    """A reason `matrix why` states itself (facts of a row, a release it does not know),
+    of the judge's one type."""
+    return Reason(code, level, Category.OTHER, message, sources)
+
 
 _SPEC_RE = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[(?P<extra>[A-Za-z0-9._,-]+)\])?\s*"
@@ -52,17 +67,6 @@ class Spec:
     version: str
     variant: Optional[str] = None
     extra: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class Reason:
-    level: str
-    """ok, error, warning or info."""
-    message: str
-    sources: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"level": self.level, "message": self.message, "sources": list(self.sources)}
 
 
 @dataclass(frozen=True)
@@ -176,16 +180,6 @@ class WhyResult:
         }
 
 
-_LEVELS = {
-    "ok": OK,
-    "info": INFO,
-    "warning": WARNING,
-    "unknown": WARNING,
-    "error": ERROR,
-}
-"""The judge's levels (``compat.judge.Level``, a str enum) as `matrix why` shows them."""
-
-
 def parse_spec(text: str) -> Spec:
     """Read one SPEC; raises InputError (exit 2) for text it cannot read."""
     m = _SPEC_RE.match(text)
@@ -246,14 +240,17 @@ def _framework_options(
     from envcheck.compat import judge as J
     from envcheck.compat.candidate import from_build
 
-    levels = _LEVELS
     selection = _selection(matrix, spec)
     builds = list(selection.pairs)
     if not builds:
         known = matrix.releases(spec.kind)
         if not known:
             return [], [
-                Reason(ERROR, f"the matrix has no {spec.kind} data ({spec.kind}.toml not loaded)")
+                _note(
+                    ERROR,
+                    f"the matrix has no {spec.kind} data ({spec.kind}.toml not loaded)",
+                    code=NOT_IN_MATRIX,
+                )
             ]
         near = [v for v in known if v.split(".")[:1] == spec.version.split(".")[:1]][-6:]
         what = spec.version + (f"+{spec.variant}" if spec.variant else "")
@@ -262,7 +259,9 @@ def _framework_options(
         hint = f" (known {spec.kind} releases: {', '.join(near or known[-6:])})"
         if selection.releases_matched:
             hint = " (that release has no such variant/extra in the matrix)"
-        return [], [Reason(ERROR, f"{spec.kind} {what} is not in the matrix{hint}")]
+        return [], [
+            _note(ERROR, f"{spec.kind} {what} is not in the matrix{hint}", code=NOT_IN_MATRIX)
+        ]
     platform = target.platform
     if platform is not None:
         # Builds for other platforms only fail on the platform: leave them out when
@@ -283,11 +282,7 @@ def _framework_options(
             on = replace(target, os="windows")
         verdict = J.judge(from_build(build, version, selection.inferred), on, matrix)
         skip = () if wants_gpu else (J.CPU_ONLY, J.ROCM)
-        reasons = [
-            Reason(levels[r.level], r.message, r.sources)
-            for r in verdict.reasons
-            if r.code not in skip and r.code != J.UNVERIFIED
-        ]
+        reasons = [r for r in verdict.reasons if r.code not in skip and r.code != J.UNVERIFIED]
         blocked = any(r.level is J.Level.ERROR and r.code not in skip for r in verdict.reasons)
         facts = []
         if build.cuda is not None:
@@ -304,14 +299,15 @@ def _framework_options(
             facts.append(f"index {build.index_url}")
         if build.find_links:
             facts.append(f"find-links {build.find_links}")
-        reasons.insert(0, Reason(INFO, "; ".join(facts), (build.origin.cite(),)))
+        reasons.insert(0, _note(INFO, "; ".join(facts), (build.origin.cite(),)))
         if not build.origin.verified:
             reasons.append(
-                Reason(
+                _note(
                     WARNING,
                     "this matrix row is unverified"
                     + (f": {build.origin.note}" if build.origin.note else ""),
                     (build.origin.cite(),),
+                    UNVERIFIED,
                 )
             )
         label = _option_label(build, version)
@@ -343,22 +339,23 @@ def _cudnn_options(
 
     rows = _cudnn_rows(matrix, spec)
     if not rows:
-        return [], [Reason(ERROR, f"cuDNN {spec.version} is not in the matrix")]
+        return [], [_note(ERROR, f"cuDNN {spec.version} is not in the matrix", code=NOT_IN_MATRIX)]
     options = []
     for row in rows:
         cite = row.origin.cite()
         reasons: list[Reason] = []
         span = cudnn_span(row)
-        reasons.append(Reason(INFO, f"built for {span}", (cite,)))
+        reasons.append(_note(INFO, f"built for {span}", (cite,)))
         verdict = cudnn_verdict(row, target, cuda)
-        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
+        reasons += list(verdict.reasons)
         if not row.origin.verified:
             reasons.append(
-                Reason(
+                _note(
                     WARNING,
                     "this matrix row is unverified"
                     + (f": {row.origin.note}" if row.origin.note else ""),
                     (cite,),
+                    UNVERIFIED,
                 )
             )
         works = not any(r.level == ERROR for r in reasons)
@@ -378,20 +375,21 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
     reasons: list[Reason] = []
     release = matrix.cuda_release(cuda)
     if release is None:
-        return [], [Reason(ERROR, f"CUDA {cuda} is not in the matrix")]
+        return [], [_note(ERROR, f"CUDA {cuda} is not in the matrix", code=NOT_IN_MATRIX)]
     reasons.append(
-        Reason(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
+        _note(INFO, release.label or f"CUDA {release.version}", (release.origin.cite(),))
     )
     from envcheck.compat.toolkit import toolkit_verdict
 
     verdict = toolkit_verdict(release, target, matrix)
-    reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
+    reasons += list(verdict.reasons)
     works = not any(r.level == ERROR for r in reasons)
     return [Option(f"CUDA {cuda}", works, tuple(reasons))], []
 
 
 def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
     """Add conflicts between specs given together (framework vs cuda/cudnn specs)."""
+    from envcheck.compat.libraries import system_libraries_reasons
     from envcheck.model.versions import parse_cuda_version
 
     cuda = next((parse_cuda_version(s.version) for s in specs if s.kind == "cuda"), None)
@@ -407,61 +405,12 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
             build_reasons = list(option.reasons)
             build = option.build
             if build is not None and build.cuda is not None:
-                build_reasons += _cross_reasons(build, cuda, cudnn)
+                build_reasons += system_libraries_reasons(
+                    build, cuda, cudnn.version if cudnn else None
+                )
             works = option.works and not any(r.level == ERROR for r in build_reasons)
             options.append(replace(option, works=works, reasons=tuple(build_reasons)))
         out.append(SpecResult(spec, tuple(options), result.reasons, result.platform_open))
-    return out
-
-
-def _cross_reasons(
-    build: Build, cuda: Optional[CudaVersion], cudnn: Optional[Spec]
-) -> list[Reason]:
-    """A framework build against the system CUDA/cuDNN named by other specs.
-
-    A build that brings its own CUDA/cuDNN wheels does not use the system ones,
-    so a mismatch there is information, not a failure.
-    """
-    cite = (build.origin.cite(),)
-    out = []
-    if cuda is not None and build.cuda is not None:
-        if build.bundles_cuda:
-            out.append(
-                Reason(
-                    INFO,
-                    f"brings its own CUDA {build.cuda} runtime wheels; "
-                    f"the system CUDA {cuda} is not used",
-                    cite,
-                )
-            )
-        elif build.cuda.major != cuda.major:
-            out.append(Reason(ERROR, f"built for CUDA {build.cuda}, not CUDA {cuda.major}.x", cite))
-        elif build.cuda != cuda:
-            out.append(Reason(WARNING, f"tested with CUDA {build.cuda}, not {cuda}", cite))
-        else:
-            out.append(Reason(OK, f"tested with CUDA {cuda}", cite))
-    if cudnn is not None and build.cudnn:
-        want = cudnn.version.split(".")
-        have = build.cudnn.split(".")
-        if build.bundles_cuda:
-            out.append(
-                Reason(
-                    INFO,
-                    f"brings its own cuDNN {build.cudnn} wheels; "
-                    f"the system cuDNN {cudnn.version} is not used",
-                    cite,
-                )
-            )
-        elif want[0] != have[0]:
-            out.append(
-                Reason(ERROR, f"built with cuDNN {build.cudnn}, not cuDNN {want[0]}.x", cite)
-            )
-        elif have[:2] != want[:2]:
-            out.append(
-                Reason(WARNING, f"tested with cuDNN {build.cudnn}, not {cudnn.version}", cite)
-            )
-        else:
-            out.append(Reason(OK, f"tested with cuDNN {build.cudnn}", cite))
     return out
 
 
@@ -474,18 +423,18 @@ def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opt
         if any(release_matches(spec.version, v) for v in r.versions)
     ]
     if not rows:
-        return [], [Reason(ERROR, f"keras {spec.version} is not in the matrix")]
+        return [], [_note(ERROR, f"keras {spec.version} is not in the matrix", code=NOT_IN_MATRIX)]
     options = []
     for row in rows:
         cite = row.origin.cite()
         reasons = []
         if row.tensorflow:
-            reasons.append(Reason(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
+            reasons.append(_note(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
         if row.backends:
-            reasons.append(Reason(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
+            reasons.append(_note(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
         version = next(v for v in row.versions if release_matches(spec.version, v))
         verdict = keras_verdict(row, version, target)
-        reasons += [Reason(_LEVELS[r.level], r.message, r.sources) for r in verdict.reasons]
+        reasons += list(verdict.reasons)
         works = not any(r.level == ERROR for r in reasons)
         options.append(Option(f"keras {', '.join(row.versions)}", works, tuple(reasons)))
     return options, []
@@ -533,7 +482,7 @@ _OPTION_VERDICT = {
 def render_why(result: WhyResult) -> str:
     """Plain text: one verdict per spec, each option and its reasons; sources
     are numbered once and listed at the end."""
-    marks = {OK: "ok  ", ERROR: "FAIL", WARNING: "warn", INFO: "    "}
+    marks = {OK: "ok  ", ERROR: "FAIL", WARNING: "warn", Level.UNKNOWN: "warn", INFO: "    "}
     numbers: dict[str, int] = {}
 
     def refs(reason: Reason) -> str:

@@ -8,6 +8,8 @@
   ``[[loader]]`` rows), so that a fix names only sources the loader searches.
 - ``build_route``: another package that runs the release where its own builds
   cannot (matrix ``[[route]]`` rows: NVIDIA's ``nvidia-tensorflow``).
+- ``system_libraries_reasons``: a build against a system CUDA release and cuDNN
+  named beside it (``matrix why``'s several specs).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ if TYPE_CHECKING:
     from envcheck.compat.candidate import Candidate
     from envcheck.compat.judge import Reason
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import BuildRoute, LibraryLoader, ToolkitArchs
-    from envcheck.model.versions import ComputeCapability
+    from envcheck.matrix.rows import Build, BuildRoute, LibraryLoader, ToolkitArchs
+    from envcheck.model.versions import ComputeCapability, CudaVersion
 
 
 def _contains(spec: str, version: Optional[str]) -> bool:
@@ -129,3 +131,55 @@ def build_route(
         ):
             return row
     return None
+
+
+SYSTEM_CUDA = "system_cuda"
+SYSTEM_CUDNN = "system_cudnn"
+
+
+def system_libraries_reasons(
+    build: Build, cuda: Optional[CudaVersion], cudnn: Optional[str]
+) -> tuple[Reason, ...]:
+    """A framework build against the system CUDA release and cuDNN version a question
+    names beside it (``matrix why torch==X cuda==12.4 cudnn==8.9``).
+
+    A build that brings its own CUDA/cuDNN wheels does not use the system ones (an
+    info); otherwise another CUDA major or cuDNN major fails, another minor is only
+    what the build was tested with (a warning)."""
+    from envcheck.compat.judge import Level, Reason
+
+    cite = (build.origin.cite(),)
+    out: list[Reason] = []
+
+    def add(code: str, level: Level, message: str) -> None:
+        category = Category.CUDA_RUNTIME_MISSING if code == SYSTEM_CUDA else Category.CUDNN_MISMATCH
+        out.append(Reason(code, level, category, message, cite))
+
+    if cuda is not None and build.cuda is not None:
+        if build.bundles_cuda:
+            add(
+                SYSTEM_CUDA,
+                Level.INFO,
+                f"brings its own CUDA {build.cuda} runtime wheels; the system CUDA {cuda} is not used",
+            )
+        elif build.cuda.major != cuda.major:
+            add(SYSTEM_CUDA, Level.ERROR, f"built for CUDA {build.cuda}, not CUDA {cuda.major}.x")
+        elif build.cuda != cuda:
+            add(SYSTEM_CUDA, Level.WARNING, f"tested with CUDA {build.cuda}, not {cuda}")
+        else:
+            add(SYSTEM_CUDA, Level.OK, f"tested with CUDA {cuda}")
+    if cudnn is not None and build.cudnn:
+        want, have = cudnn.split("."), build.cudnn.split(".")
+        if build.bundles_cuda:
+            add(
+                SYSTEM_CUDNN,
+                Level.INFO,
+                f"brings its own cuDNN {build.cudnn} wheels; the system cuDNN {cudnn} is not used",
+            )
+        elif want[0] != have[0]:
+            add(SYSTEM_CUDNN, Level.ERROR, f"built with cuDNN {build.cudnn}, not cuDNN {want[0]}.x")
+        elif have[:2] != want[:2]:
+            add(SYSTEM_CUDNN, Level.WARNING, f"tested with cuDNN {build.cudnn}, not {cudnn}")
+        else:
+            add(SYSTEM_CUDNN, Level.OK, f"tested with cuDNN {build.cudnn}")
+    return tuple(out)
