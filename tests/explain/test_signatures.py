@@ -63,6 +63,24 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "FileNotFoundError: [Errno 2] No such file or directory: '/opt/cuda/bin/nvcc'",
         'error: unable to execute "/usr/local/cuda-11.8/bin/nvcc": No such file or directory',
     ),
+    "jax-cuda-plugin-jaxlib-mismatch": (
+        (
+            "/opt/venv/lib/python3.12/site-packages/jaxlib/plugin_support.py:71: RuntimeWarning: "
+            "JAX plugin jax_cuda12_plugin version 0.7.2 is installed, but it is not compatible "
+            "with the installed jaxlib version 0.7.0, so it will not be used."
+        ),
+        (
+            "RuntimeWarning: JAX plugin jax_cuda13_pjrt version 0.8.1 is installed, but it is not "
+            "compatible with the installed jaxlib version 0.8.0"
+        ),
+    ),
+    "torch-cuda-forked-subprocess": (
+        (
+            "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+            "multiprocessing, you must use the 'spawn' start method"
+        ),
+        '    raise RuntimeError("Cannot re-initialize CUDA in forked subprocess. " + msg)',
+    ),
     # -- rows that name the file printing the message (emitted_by); the lines are from
     # public reports that are not in tests/fixtures/corpus.
     "companion-torch-abi-mismatch": (
