@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from envcheck.check.parse_environment import parse_environment  # noqa: E402
-from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject  # noqa: E402
+from envcheck.check.parse_pixi import parse_pixi  # noqa: E402
+from envcheck.check.parse_pyproject import parse_pyproject  # noqa: E402
 from envcheck.check.parse_requirements import parse_requirements  # noqa: E402
 from envcheck.collect_env import parse_collect_env  # noqa: E402
 from envcheck.explain import explain  # noqa: E402

@@ -475,7 +475,8 @@ def _read_group(
                 merged, _ = reader.closure(parsed, path.parent, (path.resolve(),))
                 envs.append(_env(shown, merged))
             elif kind in ("pyproject", "pixi"):
-                from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject
+                from envcheck.check.parse_pixi import parse_pixi
+                from envcheck.check.parse_pyproject import parse_pyproject
 
                 doc = (
                     parse_pyproject(text, shown) if kind == "pyproject" else parse_pixi(text, shown)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.check.parse_pyproject import poetry_to_pep440
+from envcheck.check.parse_poetry import poetry_to_pep440
 from tests.conftest import run_cli
 
 NO_CU118 = "has no 2.8.0; it was published for cu126, cu128, cu129, cpu, rocm6.4"

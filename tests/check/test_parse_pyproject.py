@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject
+from envcheck.check.parse_pixi import parse_pixi
+from envcheck.check.parse_pyproject import parse_pyproject
 from envcheck.errors import InputError
 
 TEXT = """\

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject
+from envcheck.check.parse_pixi import parse_pixi
+from envcheck.check.parse_pyproject import parse_pyproject
 from tests.conftest import run_cli
 
 # A service of a monorepo in pixi's pyproject mode: [project] feeds the default

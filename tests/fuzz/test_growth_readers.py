@@ -11,7 +11,8 @@ import shlex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envcheck.check.parse_pyproject import parse_pixi, parse_pyproject
+from envcheck.check.parse_pixi import parse_pixi
+from envcheck.check.parse_pyproject import parse_pyproject
 from envcheck.check.parse_requirements import _unquote, parse_requirements
 from tests.fuzz.shapes import grows_linearly
 

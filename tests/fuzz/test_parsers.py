@@ -93,7 +93,7 @@ def test_pyproject(text: str) -> None:
 @parser_settings
 @given(inputs_for("toml"))
 def test_pixi(text: str) -> None:
-    from envcheck.check.parse_pyproject import parse_pixi
+    from envcheck.check.parse_pixi import parse_pixi
 
     outcome(lambda: parse_pixi(text, "pixi.toml"), size=len(text))
 
