@@ -1,9 +1,10 @@
-"""Parse pyproject.toml and pixi.toml: text in, pins with line numbers out (no I/O).
+"""Parse pyproject.toml: text in, pins with line numbers out (no I/O).
 
 Reads ``[project]`` (dependencies, optional-dependencies, requires-python),
 PEP 735 ``[dependency-groups]`` (with ``include-group``), ``[tool.uv]``
-indexes and sources, ``[tool.poetry]``, ``[tool.pixi.*]`` (read like a
-pixi.toml) and ``[tool.envcheck]`` (the declared target). Conda match specs
+indexes and sources, ``[tool.poetry]`` (``parse_poetry``), ``[tool.pixi.*]``
+(read like a pixi.toml, ``parse_pixi``) and ``[tool.envcheck]`` (the declared
+target). Conda match specs
 are read by rattler (``parse_environment``). TOML has no
 node positions in the standard library, so a line is found by locating the
 requirement string in the text after its table header.
