@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from envcheck.model.snapshot import Snapshot
-    from envcheck.resolve.plan import Plan
+    from envcheck.resolve.plan_model import Plan
 
 INSTALL_TIMEOUT_S = 3600.0
 """pip downloads GPU wheels of several GB; an hour covers slow links."""

@@ -18,7 +18,7 @@ from envcheck.errors import EnvcheckError, ExitCode
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.resolve.plan import Plan
+    from envcheck.resolve.plan_model import Plan
 
 FORMATS = ("pip", "conda", "yml", "requirements", "uv", "poetry", "pixi", "json")
 
@@ -58,7 +58,8 @@ def build_target(
 def make_plan(
     requirements: tuple[str, ...], target: Target, matrix: Matrix, allow_cpu: bool = False
 ) -> Plan:
-    from envcheck.resolve.plan import PlanInputError, plan
+    from envcheck.resolve.plan import plan
+    from envcheck.resolve.plan_model import PlanInputError
 
     try:
         return plan(requirements, target, matrix, allow_cpu=allow_cpu)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from envcheck.matrix import Matrix
     from envcheck.model.snapshot import Snapshot
     from envcheck.model.versions import DriverVersion
-    from envcheck.resolve.plan import Plan
+    from envcheck.resolve.plan_model import Plan
 
 DUPLICATE = "duplicate"
 IDENTITY_KEYS = ("created_at",)
@@ -464,7 +464,8 @@ def _environments(
                 )
             )
             continue
-        from envcheck.resolve.plan import PlanInputError, plan
+        from envcheck.resolve.plan import plan
+        from envcheck.resolve.plan_model import PlanInputError
 
         try:
             result = plan(reqs, target, matrix)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import CondaAbsent, CondaCudaPackage, CondaPackage
-    from envcheck.resolve.plan import Pick, Plan
+    from envcheck.resolve.plan_model import Pick, Plan
 
 CONDA_FORGE = "conda-forge"
 DEFAULTS = "defaults"

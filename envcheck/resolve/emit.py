@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from envcheck.matrix.rows import CondaPackage
     from envcheck.model.versions import CudaVersion
     from envcheck.resolve.conda import CondaFacts
-    from envcheck.resolve.plan import Pick, Plan
+    from envcheck.resolve.plan_model import Pick, Plan
 
 PYPI = "https://pypi.org/simple"
 DEFAULT_ENV_NAME = "gpu"

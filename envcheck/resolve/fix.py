@@ -29,7 +29,7 @@ from envcheck.resolve.shell import join_argv
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.resolve.plan import Pick, Plan
+    from envcheck.resolve.plan_model import Pick, Plan
 
 NVIDIA_CUDA_ARCHIVE = "https://developer.nvidia.com/cuda-toolkit-archive"
 NVIDIA_CUDNN_ARCHIVE = "https://developer.nvidia.com/rdp/cudnn-archive"

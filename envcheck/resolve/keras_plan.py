@@ -12,15 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from envcheck.compat.keras import keras_verdict, keras_with_tensorflow
 from envcheck.model.versions import release_key
-from envcheck.resolve.plan import (
-    NO_RELEASE,
-    PYTHON,
-    Decision,
-    Pick,
-    Unsatisfiable,
-    _matches,
-    _unpinned,
-)
+from envcheck.resolve.plan import NO_RELEASE, PYTHON, _matches, _unpinned
+from envcheck.resolve.plan_model import Decision, Pick, Unsatisfiable
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target

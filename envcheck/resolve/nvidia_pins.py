@@ -13,7 +13,8 @@ import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
-from envcheck.resolve.plan import PINS, Decision, _cudnn_major
+from envcheck.resolve.plan import PINS, _cudnn_major
+from envcheck.resolve.plan_model import Decision
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix

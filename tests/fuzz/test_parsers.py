@@ -156,7 +156,8 @@ def test_versions(text: str) -> None:
 @parser_settings
 @given(st.lists(inputs_for("requirements").map(lambda s: s[:200]), min_size=1, max_size=3))
 def test_plan_requests(texts: list[str]) -> None:
-    from envcheck.resolve.plan import PlanInputError, parse_requests
+    from envcheck.resolve.plan import parse_requests
+    from envcheck.resolve.plan_model import PlanInputError
 
     outcome(lambda: parse_requests(texts), (PlanInputError,), size=sum(map(len, texts)))
 

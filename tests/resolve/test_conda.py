@@ -171,7 +171,7 @@ def test_pytorch_conda_forge_has_no_build_for_goes_to_pip(shipped: Matrix) -> No
 
 def test_conda_forge_has_no_windows_jaxlib(shipped: Matrix) -> None:
     from envcheck.resolve.conda import absent_from
-    from envcheck.resolve.plan import Pick
+    from envcheck.resolve.plan_model import Pick
 
     result = plan(("tensorflow==2.10.0",), _windows("3.10"), shipped)
     pick = Pick(framework="jax", package="jax", version="0.4.30")

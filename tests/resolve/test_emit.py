@@ -10,7 +10,8 @@ from typing import Any, Callable
 import pytest
 
 from envcheck.resolve import emit
-from envcheck.resolve.plan import Plan, plan
+from envcheck.resolve.plan import plan
+from envcheck.resolve.plan_model import Plan
 from tests.resolve.test_plan import ADA, H100, PASCAL, RTX5090, T4, machine
 
 PLANS = {

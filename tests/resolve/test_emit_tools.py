@@ -22,7 +22,8 @@ from typing import Any, Callable, Optional
 import pytest
 
 from envcheck.resolve import emit
-from envcheck.resolve.plan import Plan, plan
+from envcheck.resolve.plan import plan
+from envcheck.resolve.plan_model import Plan
 from tests.resolve.stubwheels import write_simple_index, write_stub_wheel
 from tests.resolve.test_plan import ADA, K80, RTX5090, T4, machine
 

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from envcheck.resolve import emit
-from envcheck.resolve.plan import Plan, plan
+from envcheck.resolve.plan import plan
+from envcheck.resolve.plan_model import Plan
 from tests.resolve.stubwheels import write_stub_wheel
 from tests.resolve.test_plan import ADA, machine
 

@@ -19,7 +19,8 @@ import pytest
 
 from envcheck.compat.target import Target
 from envcheck.model.versions import parse_compute_capability, parse_driver_version
-from envcheck.resolve.plan import PlanInputError, plan
+from envcheck.resolve.plan import plan
+from envcheck.resolve.plan_model import PlanInputError
 from tests.conftest import with_unconfirmed_paddle
 
 
