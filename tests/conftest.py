@@ -1,4 +1,10 @@
-"""Shared fixtures: a fence around the real machine, fake Systems, a CLI runner."""
+"""Shared fixtures: a fence around the real machine, fake Systems, a CLI runner.
+
+Matrix policy: ``matrix`` is the shipped matrix (``matrices/``), ``mini_matrix``
+the real NVIDIA tables with a few hand-written builds (rule tests), and
+``combo_matrix`` (tests/resolve) the shipped one with fixture rows added; a test
+that needs another builds it from a temporary copy. No test reads the user's
+cached or updated matrix."""
 
 from __future__ import annotations
 
@@ -267,6 +273,15 @@ def golden(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
         assert actual == path.read_text(encoding="utf-8")
 
     return check
+
+
+@pytest.fixture(scope="session")
+def matrix() -> Any:
+    """The matrix shipped in the repository (never a cached or updated one): what
+    every test of a shipped fact or command judges against."""
+    from envcheck.matrix import bundled_dir, load_matrix_from
+
+    return load_matrix_from(bundled_dir())
 
 
 @pytest.fixture(scope="session")

@@ -17,13 +17,6 @@ from envcheck.model.snapshot import Platform, Snapshot
 from tests.detect.test_machines import MACHINES, machine_system
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 @pytest.mark.parametrize(
     ("release", "version"),
     [

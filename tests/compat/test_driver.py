@@ -10,13 +10,6 @@ from envcheck.compat.driver import MINOR_COMPAT, NATIVE, NO, driver_supports
 from envcheck.model.versions import parse_cuda_version, parse_driver_version
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 @pytest.mark.parametrize(
     ("driver", "cuda", "os_name", "expected"),
     [

@@ -26,13 +26,6 @@ from envcheck.resolve.plan import plan
 from envcheck.why import explain_specs
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 def flags(matrix: Any, **kw: Any) -> Target:
     gpus = kw.pop("gpus", ())
     return target_from_flags(matrix, gpus=tuple(gpus), **kw)

@@ -15,13 +15,6 @@ from envcheck.model.snapshot import Snapshot
 WIN = "windows-x86_64"
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 def test_tensorflow_after_the_last_native_windows_gpu_release(matrix: Any) -> None:
     last = last_gpu_release(matrix, "tensorflow", WIN)
     assert last is not None and last.startswith("2.10.")  # read from the rows

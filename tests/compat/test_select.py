@@ -21,13 +21,6 @@ from envcheck.resolve.plan import plan
 from envcheck.why import explain_specs
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 def _unlisted_patch(matrix: Any, framework: str) -> tuple[str, str]:
     """The next patch of the newest release (torch 2.15.1 beside 2.15.0): a release
     the matrix lacks but cannot rule out. (The issue's torch 2.10.1 is proven absent:

@@ -13,13 +13,6 @@ from envcheck.model.versions import CudaVersion
 from envcheck.why import explain_specs
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 @pytest.mark.parametrize(
     ("cuda", "flags", "status"),
     [

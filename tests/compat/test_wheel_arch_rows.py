@@ -8,19 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build
 from envcheck.compat.target import target_from_flags
-
-
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
 
 _FRAMEWORK = {"onnxruntime-gpu": "onnxruntime", "paddlepaddle-gpu": "paddle"}
 

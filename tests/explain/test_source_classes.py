@@ -113,13 +113,6 @@ REPORTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 @pytest.mark.parametrize(
     ("source", "text", "signature", "category"), REPORTS, ids=[r[0] for r in REPORTS]
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from envcheck.fleet.records import make_record, read_json_lines, record_line
 from envcheck.fleet.render import PLAN_FORMATS, report_json, report_markdown, report_text
 from envcheck.fleet.report import FleetReport, build_report
@@ -18,13 +16,6 @@ if TYPE_CHECKING:
     from envcheck.matrix import Matrix
 
 DRIFTS = {17: G.OLD_DRIVER, 88: G.NVML_MISMATCH, 150: G.NO_GPU}
-
-
-@pytest.fixture(scope="module")
-def matrix() -> Matrix:
-    from envcheck.matrix import load_matrix
-
-    return load_matrix()
 
 
 def _report(lines: list[str], matrix: Matrix, **kw: Any) -> FleetReport:

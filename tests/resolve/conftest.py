@@ -13,13 +13,6 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
-@pytest.fixture(scope="session")
 def combo_matrix(matrix: Any) -> Any:
     from envcheck.matrix.load import read_domain
 

@@ -12,13 +12,6 @@ from envcheck.model.finding import Severity
 from envcheck.model.snapshot import Snapshot
 
 
-@pytest.fixture(scope="module")
-def matrix() -> Any:
-    from envcheck.matrix import bundled_dir, load_matrix_from
-
-    return load_matrix_from(bundled_dir())
-
-
 def _snap(keras: str, tf: str, package: str = "tensorflow", python: str = "3.10.12") -> Snapshot:
     return Snapshot.from_json(
         {
