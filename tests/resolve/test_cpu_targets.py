@@ -127,12 +127,10 @@ def test_cli_gpu_none_and_gpu_a100() -> None:
     assert "whl/cu" in out and "whl/cpu" not in out
 
 
-def test_the_cpu_extra_is_an_explicit_cpu_request_on_a_gpu_machine() -> None:
+def test_the_cpu_extra_is_an_explicit_cpu_request_on_a_gpu_machine(matrix: Any) -> None:
     from envcheck.compat.target import target_from_flags
-    from envcheck.matrix import load_matrix
     from envcheck.resolve.plan import plan
 
-    matrix = load_matrix()
     target = target_from_flags(matrix, driver="550.54.14", gpus=("A100",), os_name="linux")
     result = plan(["jax[cpu]"], target, matrix)
     assert result.ok

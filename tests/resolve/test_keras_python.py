@@ -6,10 +6,11 @@ keras 3.15.1 (requires-python >=3.11, keras.toml) and pip refused it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from envcheck.compat.target import Target
-from envcheck.matrix import load_matrix
 from envcheck.resolve.plan import plan
 
 
@@ -17,14 +18,14 @@ from envcheck.resolve.plan import plan
     ("python", "expected"),
     [("3.9", "3.10.0"), ("3.10", "3.12.4"), ("3.11", "3.15.1"), ("3.14", "3.15.1")],
 )
-def test_keras_respects_requires_python(python: str, expected: str) -> None:
-    result = plan(["keras"], Target(os="linux", arch="x86_64", python=python), load_matrix())
+def test_keras_respects_requires_python(python: str, expected: str, matrix: Any) -> None:
+    result = plan(["keras"], Target(os="linux", arch="x86_64", python=python), matrix)
     assert result.ok, result.unsatisfiable
     (pick,) = result.picks
     assert pick.version == expected
 
 
-def test_keras_requires_python_blocks_with_a_reason() -> None:
-    result = plan(["keras>=3.13"], Target(os="linux", python="3.10"), load_matrix())
+def test_keras_requires_python_blocks_with_a_reason(matrix: Any) -> None:
+    result = plan(["keras>=3.13"], Target(os="linux", python="3.10"), matrix)
     assert result.unsatisfiable is not None
     assert "requires Python >=3.11" in result.unsatisfiable.message

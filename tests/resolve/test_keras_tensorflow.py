@@ -6,10 +6,11 @@ The case envcheck was born from: Windows 10, Quadro RTX 5000 (driver 431.86), Py
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from envcheck.compat.target import Target, target_from_flags
-from envcheck.matrix import load_matrix
 from envcheck.resolve.plan import plan
 
 
@@ -17,8 +18,7 @@ def _picks(result: object) -> dict[str, str]:
     return {p.package: str(p.version) for p in result.picks}  # type: ignore[attr-defined]
 
 
-def test_tensorflow_gpu_1_14_with_multi_backend_keras_on_windows() -> None:
-    matrix = load_matrix()
+def test_tensorflow_gpu_1_14_with_multi_backend_keras_on_windows(matrix: Any) -> None:
     target = target_from_flags(
         matrix, driver="431.86", gpus=("Quadro RTX 5000",), os_name="windows", python="3.6"
     )
@@ -27,24 +27,22 @@ def test_tensorflow_gpu_1_14_with_multi_backend_keras_on_windows() -> None:
     assert _picks(result) == {"tensorflow-gpu": "1.14.0", "keras": "2.2.5"}
 
 
-def test_multi_backend_keras_refuses_tensorflow_2() -> None:
+def test_multi_backend_keras_refuses_tensorflow_2(matrix: Any) -> None:
     # keras 2.2.5 supports TensorFlow 1 only (2.3.0 is the first with TF 2.0).
-    result = plan(
-        ["keras==2.2.5", "tensorflow==2.0.0"], Target(os="linux", python="3.7"), load_matrix()
-    )
+    result = plan(["keras==2.2.5", "tensorflow==2.0.0"], Target(os="linux", python="3.7"), matrix)
     assert result.unsatisfiable is not None
     assert "tensorflow<2.0" in result.unsatisfiable.message
 
 
-def test_multi_backend_keras_alone_needs_no_tensorflow() -> None:
+def test_multi_backend_keras_alone_needs_no_tensorflow(matrix: Any) -> None:
     # theano and cntk are backends too: keras 2.2.5 alone is planned without TensorFlow.
-    result = plan(["keras==2.2.5"], Target(os="linux", python="3.6"), load_matrix())
+    result = plan(["keras==2.2.5"], Target(os="linux", python="3.6"), matrix)
     assert result.ok, result.unsatisfiable
     assert _picks(result) == {"keras": "2.2.5"}
 
 
-def test_tf_only_keras_2_4_needs_tensorflow() -> None:
-    result = plan(["keras==2.4.3"], Target(os="linux", python="3.8"), load_matrix())
+def test_tf_only_keras_2_4_needs_tensorflow(matrix: Any) -> None:
+    result = plan(["keras==2.4.3"], Target(os="linux", python="3.8"), matrix)
     assert result.unsatisfiable is not None
     assert "needs tensorflow>=2.2" in result.unsatisfiable.message
 
@@ -57,8 +55,8 @@ def test_tf_only_keras_2_4_needs_tensorflow() -> None:
         (("tensorflow==2.3.0", "keras<2.6"), "2.4.3"),
     ],
 )
-def test_keras_release_for_a_tensorflow(requests: tuple[str, ...], keras: str) -> None:
-    result = plan(list(requests), Target(os="linux", python="3.7"), load_matrix())
+def test_keras_release_for_a_tensorflow(requests: tuple[str, ...], keras: str, matrix: Any) -> None:
+    result = plan(list(requests), Target(os="linux", python="3.7"), matrix)
     assert result.ok, result.unsatisfiable
     assert _picks(result)["keras"] == keras
 
@@ -66,9 +64,9 @@ def test_keras_release_for_a_tensorflow(requests: tuple[str, ...], keras: str) -
 # -- TensorFlow's own keras pins (Requires-Dist), keras.toml [[tensorflow_pin]] ----------
 
 
-def test_tensorflow_2_15_refuses_keras_3() -> None:
+def test_tensorflow_2_15_refuses_keras_3(matrix: Any) -> None:
     # tensorflow 2.15 wheels: Requires-Dist keras<2.16,>=2.15.0.
-    result = plan(["keras==3.0", "tensorflow==2.15"], Target(os="linux"), load_matrix())
+    result = plan(["keras==3.0", "tensorflow==2.15"], Target(os="linux"), matrix)
     assert result.unsatisfiable is not None
     assert "requires keras<2.16,>=2.15.0" in result.unsatisfiable.message
 
@@ -82,19 +80,18 @@ def test_tensorflow_2_15_refuses_keras_3() -> None:
         ("2.13.0", "3.9", "2.13.1"),  # there is no keras 2.13.0
     ],
 )
-def test_keras_follows_the_tensorflow_pin(tensorflow: str, python: str, keras: str) -> None:
-    result = plan(
-        ["keras", f"tensorflow=={tensorflow}"], Target(os="linux", python=python), load_matrix()
-    )
+def test_keras_follows_the_tensorflow_pin(
+    tensorflow: str, python: str, keras: str, matrix: Any
+) -> None:
+    result = plan(["keras", f"tensorflow=={tensorflow}"], Target(os="linux", python=python), matrix)
     assert result.ok, result.unsatisfiable
     assert _picks(result)["keras"] == keras
 
 
-def test_keras_rows_agree_with_the_tensorflow_pins() -> None:
+def test_keras_rows_agree_with_the_tensorflow_pins(matrix: Any) -> None:
     """No keras row pairs itself with a TensorFlow release whose metadata forbids it."""
     from packaging.specifiers import SpecifierSet
 
-    matrix = load_matrix()
     bad = []
     for pin in matrix.keras_pins:
         for tf in pin.tensorflow:
@@ -109,10 +106,9 @@ def test_keras_rows_agree_with_the_tensorflow_pins() -> None:
     assert bad == []
 
 
-def test_every_tensorflow_release_from_2_6_has_its_keras_pin() -> None:
+def test_every_tensorflow_release_from_2_6_has_its_keras_pin(matrix: Any) -> None:
     from packaging.version import Version
 
-    matrix = load_matrix()
     pinned = {v for pin in matrix.keras_pins for v in pin.tensorflow}
     releases = {
         v
@@ -135,8 +131,7 @@ def test_last_native_windows_gpu_release_works() -> None:
     assert "tensorflow 2.10.1 (cu112): works" in out
 
 
-def test_tensorflow_gpu_2x_releases_are_rows() -> None:
-    matrix = load_matrix()
+def test_tensorflow_gpu_2x_releases_are_rows(matrix: Any) -> None:
     known = {
         v
         for b in matrix.framework_builds("tensorflow")
