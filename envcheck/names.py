@@ -25,6 +25,15 @@ DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
     "paddle": ("paddlepaddle", "paddlepaddle-gpu"),
     "keras": ("keras",),
 }
+# Distributions that install the same import package (their files overlap): with two
+# of them installed, one overwrote the other's files, and uninstalling either removes
+# files the other needs (ONNX Runtime's install page: install only one of its
+# packages per environment).
+SHARED_MODULE: dict[str, tuple[str, ...]] = {
+    "tensorflow": ("tensorflow", "tensorflow-gpu", "tensorflow-cpu"),
+    "onnxruntime": ("onnxruntime", "onnxruntime-gpu"),
+    "paddle": ("paddlepaddle", "paddlepaddle-gpu"),
+}
 # Words users type that are no distribution's name.
 _ALIASES = {"pytorch": "torch", "tf": "tensorflow", "paddle": "paddle"}
 # conda package names (defaults, conda-forge, the pytorch channel).

@@ -163,6 +163,18 @@ _CONTAINER = re.compile(
 # WSL 1 has no Linux kernel and reports a fixed release ending in "-Microsoft"
 # (capital M); see envcheck.detect.platform.wsl_version_of.
 _WSL1_KERNEL = re.compile(r"\b(\d\.\d{1,2}\.\d{1,3}-\d{4,6}-Microsoft)\b")
+# onnxruntime's provider list as Python prints it (get_available_providers(),
+# InferenceSession.get_providers()): a list of *ExecutionProvider names.
+_ORT_PROVIDERS = re.compile(
+    r"\[\s{0,4}'(\w{1,40}ExecutionProvider)'((?:\s{0,4},\s{0,4}'\w{1,40}ExecutionProvider'){0,12})\s{0,4}\]"
+)
+_ORT_GPU_PROVIDERS = ("CUDAExecutionProvider", "TensorrtExecutionProvider")
+# pip's summary after an install (pip/_internal/commands/install.py): name-version
+# of every distribution it installed.
+_PIP_INSTALLED = re.compile(r"^\s{0,8}Successfully installed (.{1,8000})")
+_NAME_VERSION = re.compile(
+    r"^([A-Za-z0-9][A-Za-z0-9._]{0,80}(?:-[A-Za-z][A-Za-z0-9._]{0,40}){0,4})-(\d[\w.!+]{0,40})$"
+)
 _GPUS_FLAG = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|--device[= ]nvidia")
 # macOS's dynamic loader (dyld) and file system layout.
 _MACOS = re.compile(r"\bdyld\b|/System/Volumes/|\bDarwin\b|\.dylib\b|/Users/[\w.-]{1,40}/")
@@ -216,6 +228,13 @@ class MessageFacts:
     process did open."""
     wsl1_kernel: Optional[str] = None
     """A WSL 1 kernel release the text shows (``4.4.0-19041-Microsoft``)."""
+    installed: tuple[tuple[str, str], ...] = ()
+    """(distribution, version) pip says it installed ("Successfully installed ...")."""
+    ort_cpu_providers: tuple[str, ...] = ()
+    """An onnxruntime provider list the text prints that has no CUDA or TensorRT
+    provider (``['AzureExecutionProvider', 'CPUExecutionProvider']``): the installed
+    onnxruntime has no GPU build. Lists printed as the providers a session fell back
+    to ("Applied providers") are not this fact."""
 
     def cuda_needed(self) -> tuple[str, ...]:
         """The CUDA versions the failing build needs, as the sonames it opened or could
@@ -240,6 +259,8 @@ class MessageFacts:
             or self.container
             or self.packages
             or self.wsl1_kernel
+            or self.ort_cpu_providers
+            or self.installed
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -253,6 +274,14 @@ class MessageFacts:
             out.append(f"from the message: a {self.container} container without GPU flags")
         if self.wsl1_kernel:
             out.append(f"from the message: kernel {self.wsl1_kernel} (WSL 1)")
+        if self.installed:
+            shown = ", ".join(f"{n} {v}" for n, v in self.installed[:8])
+            more = f" and {len(self.installed) - 8} more" if len(self.installed) > 8 else ""
+            out.append(f"from the message: pip installed {shown}{more}")
+        if self.ort_cpu_providers:
+            out.append(
+                "from the message: onnxruntime providers " + ", ".join(self.ort_cpu_providers)
+            )
         out.extend(f"from the message: pip install {n}=={v}" for n, v in self.pins)
         out.extend(f"from the message: {k}={v!r}" for k, v in self.env)
         if self.driver:
@@ -311,6 +340,8 @@ def extract(text: str) -> MessageFacts:
     jax = False
     cuda_loaded: dict[tuple[str, str], None] = {}
     wsl1_kernel: Optional[str] = None
+    ort_cpu: tuple[str, ...] = ()
+    installed: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines()):
         if number >= MAX_LINES:
             break
@@ -326,6 +357,18 @@ def extract(text: str) -> MessageFacts:
         if os_name is None and (_WIN_PATH.search(line) or _WIN_DLL.search(line)):
             os_name = "windows"
         container = container or _CONTAINER.search(line) is not None
+        if "Successfully installed" in line:
+            done = _PIP_INSTALLED.match(line)
+            for word in done.group(1).split()[:200] if done else ():
+                nv = _NAME_VERSION.match(word)
+                if nv is not None:
+                    installed.setdefault(names.canonical(nv.group(1)), nv.group(2))
+        if not ort_cpu and "ExecutionProvider'" in line and "pplied providers" not in line:
+            o = _ORT_PROVIDERS.search(line)
+            if o is not None:
+                listed = (o.group(1), *re.findall(r"\w+ExecutionProvider", o.group(2)))
+                if not any(n in _ORT_GPU_PROVIDERS for n in listed):
+                    ort_cpu = listed
         if wsl1_kernel is None and "Microsoft" in line:
             k = _WSL1_KERNEL.search(line)
             wsl1_kernel = k.group(1) if k else None
@@ -440,6 +483,8 @@ def extract(text: str) -> MessageFacts:
         jax,
         tuple(cuda_loaded),
         wsl1_kernel,
+        tuple(installed.items()),
+        ort_cpu,
     )
 
 
@@ -493,6 +538,15 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         platform = dataclasses.replace(platform, os=facts.os)
     if facts.container and platform.container is None:
         platform = dataclasses.replace(platform, container=facts.container)
+    if facts.installed:
+        base = dataclasses.replace(
+            base, packages=frozen_map({**base.packages, **dict(facts.installed)})
+        )
+    if facts.ort_cpu_providers and not any(f.name == "onnxruntime" for f in base.frameworks):
+        # The process's onnxruntime offers no GPU provider: a CPU build, whatever its version.
+        version = dict(facts.installed).get("onnxruntime")
+        cpu = Framework(name="onnxruntime", version=version, package="onnxruntime", cpu_only=True)
+        base = dataclasses.replace(base, frameworks=(*base.frameworks, cpu))
     if facts.wsl1_kernel and platform.wsl_version is None:
         platform = dataclasses.replace(
             platform, os="linux", wsl=True, wsl_version=1, kernel=facts.wsl1_kernel

@@ -99,10 +99,34 @@ def _commands(
     os_name = result.target.os
     out = []
     gone = list(dict.fromkeys([*remove, *shadowing(result, installed)]))
+    gone += _sharing_files(result, installed, gone)
     if gone:
         out.append(join_argv(["pip", "uninstall", "-y", *gone], os_name))
     out += [join_argv(argv, os_name) for argv in _pip_argvs(result)]
     return out
+
+
+def _sharing_files(
+    result: Plan, installed: Mapping[str, Optional[str]], gone: Sequence[str]
+) -> list[str]:
+    """Picked distributions that are installed and share their import package with one
+    being uninstalled (onnxruntime beside onnxruntime-gpu): uninstalling the other
+    removes files this one needs, so it is uninstalled too and installed afresh."""
+    from envcheck import names
+
+    leaving = {_canon(g) for g in gone}
+    have = {_canon(k) for k in installed}
+    shared = {
+        _canon(d)
+        for group in names.SHARED_MODULE.values()
+        if leaving & {_canon(x) for x in group}
+        for d in group
+    }
+    return [
+        p.package
+        for p in result.picks
+        if _canon(p.package) in shared & have and _canon(p.package) not in leaving
+    ]
 
 
 def replace_build(

@@ -71,7 +71,7 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
                 f"{fw.name}: {_WHY.get(fw.name or '', 'CPU-only build')}"
                 + (f" (package {fw.package})" if fw.package else ""),
                 *(() if judged is None else (f"the matrix: {judged.message}",)),
-                f"gpus = {len(snapshot.gpus)}, driver = {snapshot.driver.version or '?'}",
+                _machine_line(snapshot),
             ),
             sources=() if judged is None else judged.sources,
             fix=(
@@ -83,6 +83,13 @@ def check_cpu_only(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             framework=fw.name,
             reason=J.CPU_ONLY,
         )
+
+
+def _machine_line(snapshot: Snapshot) -> str:
+    """The GPUs and driver as evidence; unknown (not 0) where no probe looked."""
+    looked = "driver" in snapshot.probes or bool(snapshot.gpus)
+    gpus = str(len(snapshot.gpus)) if looked else "unknown"
+    return f"gpus = {gpus}, driver = {snapshot.driver.version or ('not found' if looked else 'unknown')}"
 
 
 def _judged_cpu_only(fw: Framework, target: Target, matrix: Matrix) -> Optional[J.Reason]:

@@ -248,3 +248,40 @@ def test_paddle_names_a_cuda_library_or_a_list_of_candidates(matrix: Any) -> Non
         "paddle-cuda-library-not-loadable",
         Category.CUDA_RUNTIME_MISSING,
     )
+
+
+# https://github.com/yakhyo/uniface/issues/77: `pip install uniface[gpu]` installed both
+# onnxruntime packages; the CPU one's files won (the rule was written from set C's
+# microWakeWord-Trainer-Nvidia-Docker#1, which shows only the list).
+UNIFACE = """\
+Successfully installed certifi-2026.1.4 onnx-1.20.1 onnxruntime-1.23.2 onnxruntime-gpu-1.23.2 \
+opencv-python-4.13.0.90 uniface-2.2.1
+>>> import onnxruntime as ort
+>>> print("Available providers:", ort.get_available_providers())
+Available providers: ['AzureExecutionProvider', 'CPUExecutionProvider']
+"""
+
+
+def test_a_provider_list_without_cuda_is_a_cpu_onnxruntime(matrix: Any) -> None:
+    first = explain(UNIFACE, None, matrix).findings[0]
+    assert first.category is Category.CPU_ONLY_BUILD
+    assert "onnxruntime 1.23.2" in first.title
+    # Both packages share the onnxruntime module: the fix removes both, then installs
+    # the GPU one, never leaving onnxruntime-gpu with the files pip deleted.
+    fix = first.fix or ""
+    assert "pip uninstall -y onnxruntime onnxruntime-gpu" in fix
+    assert "pip install onnxruntime-gpu==1.23.2" in fix
+    # https://github.com/nazdridoy/kokoro-tts/issues/59: the list alone.
+    alone = "Available providers: ['AzureExecutionProvider', 'CPUExecutionProvider']\n"
+    assert explain(alone, None, matrix).findings[0].category is Category.CPU_ONLY_BUILD
+
+
+def test_the_providers_a_session_fell_back_to_are_not_the_installed_ones() -> None:
+    from envcheck.explain.facts import extract
+
+    applied = (
+        "Applied providers: ['CPUExecutionProvider'], with options: {'CPUExecutionProvider': {}}"
+    )
+    assert extract(applied).ort_cpu_providers == ()
+    gpu = "['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']"
+    assert extract(gpu).ort_cpu_providers == ()
