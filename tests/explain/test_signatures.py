@@ -62,6 +62,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "nvcc-not-found": (
         "FileNotFoundError: [Errno 2] No such file or directory: '/opt/cuda/bin/nvcc'",
         'error: unable to execute "/usr/local/cuda-11.8/bin/nvcc": No such file or directory',
+        (
+            "FileNotFoundError: nvcc not found at '/usr/local/cuda/bin/nvcc'. Ensure CUDA path "
+            "'/usr/local/cuda' is correct."
+        ),
     ),
     "jax-cuda-plugin-jaxlib-mismatch": (
         (
@@ -547,6 +551,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "match the version used to compile Pytorch binaries.  Pytorch binaries were compiled "
             "with Cuda 12.1."
         ),
+        # cpp_extension passing the message and its arguments to RuntimeError unformatted
+        (
+            "RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used "
+            "to compilePyTorch (%s). Please make sure to use the same CUDA versions.', '12.9', '13.0')"
+        ),
+    ),
+    "cuda-host-compiler-unsupported": (
+        (
+            "RuntimeError: The current installed version of g++ (13.2.0) is greater than the "
+            "maximum required version by CUDA 11.8. Please make sure to use an adequate version "
+            "of g++ (>=6.0.0, <12.0)."
+        ),
+        (
+            "RuntimeError: The current installed version of x86_64-linux-gnu-g++ (4.8.5) is less "
+            "than the minimum required version by CUDA 11.7 (6.0.0). Please make sure to use an "
+            "adequate version of x86_64-linux-gnu-g++ (>=6.0.0, <12.0)."
+        ),
+        (
+            "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+            "version! gcc versions later than 11 are not supported!"
+        ),
     ),
     "jax-jaxlib-version-mismatch": (
         (
@@ -568,6 +593,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "unable to compile CUDA op(s)"
         ),
         "AssertionError: CUDA_HOME does not exist, unable to compile CUDA op(s)",
+        (
+            "RuntimeError: CUDA was not found on the system, please set the CUDA_HOME or the "
+            "CUDA_PATHenvironment variable or add NVCC to your system PATH. The extension "
+            "compilation will fail."
+        ),
     ),
     "cupy-not-correctly-installed": ("ImportError: CuPy is not correctly installed.",),
     "torch-not-compiled-with-cuda": (
