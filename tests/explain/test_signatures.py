@@ -442,6 +442,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be "
             "installed in a directory that is named in your %PATH% environment variable."
         ),
+        # TensorFlow 2.x's dso_loader.cc on Windows
+        (
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
+            "library 'nvcuda.dll'; dlerror: nvcuda.dll not found"
+        ),
     ),
     "cuda-no-device": (
         (
