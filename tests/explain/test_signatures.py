@@ -423,6 +423,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX compiler "
             "version (12.6.85). Because the driver is older than the PTX compiler version"
         ),
+        # the same, printed without the parentheses
+        (
+            "W external/xla/xla/service/gpu/nvptx_compiler.cc:930] The NVIDIA driver's CUDA "
+            "version is 12.2 which is older than the PTX compiler version 12.8.61. Because the "
+            "driver is older than the PTX compiler version, XLA is disabling parallel compilation"
+        ),
     ),
     "libcuda-missing": (
         (
