@@ -390,6 +390,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         # https://github.com/kata-containers/kata-containers/issues/12258
         "[    9.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
     ),
+    "nvrm-gpu-fallen-off-bus": (
+        # osapi.c's probe-time records, one dmesg line each
+        "[ 1843.308145] NVRM: fallen off the bus and is not responding to commands.",
+        "NVRM: Xid (PCI:0000:41:00): 79, pid=2417, GPU has fallen off the bus.",
+    ),
     "nvrm-rm-init-adapter-failed": (
         # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433
         "[  217.545832] NVRM: GPU 0000:05:00.0: RmInitAdapter failed! (0x62:0xffff:1622)",
