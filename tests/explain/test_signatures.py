@@ -62,6 +62,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "nvcc-not-found": (
         "FileNotFoundError: [Errno 2] No such file or directory: '/opt/cuda/bin/nvcc'",
         'error: unable to execute "/usr/local/cuda-11.8/bin/nvcc": No such file or directory',
+        (
+            "FileNotFoundError: nvcc not found at '/usr/local/cuda/bin/nvcc'. Ensure CUDA path "
+            "'/usr/local/cuda' is correct."
+        ),
     ),
     "jax-cuda-plugin-jaxlib-mismatch": (
         (
@@ -386,6 +390,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         # https://github.com/kata-containers/kata-containers/issues/12258
         "[    9.607284] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.",
     ),
+    "nvrm-gpu-fallen-off-bus": (
+        # osapi.c's probe-time records, one dmesg line each
+        "[ 1843.308145] NVRM: fallen off the bus and is not responding to commands.",
+        "NVRM: Xid (PCI:0000:41:00): 79, pid=2417, GPU has fallen off the bus.",
+    ),
     "nvrm-rm-init-adapter-failed": (
         # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/433
         "[  217.545832] NVRM: GPU 0000:05:00.0: RmInitAdapter failed! (0x62:0xffff:1622)",
@@ -419,6 +428,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX compiler "
             "version (12.6.85). Because the driver is older than the PTX compiler version"
         ),
+        # the same, printed without the parentheses
+        (
+            "W external/xla/xla/service/gpu/nvptx_compiler.cc:930] The NVIDIA driver's CUDA "
+            "version is 12.2 which is older than the PTX compiler version 12.8.61. Because the "
+            "driver is older than the PTX compiler version, XLA is disabling parallel compilation"
+        ),
     ),
     "libcuda-missing": (
         (
@@ -437,6 +452,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         (
             "ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be "
             "installed in a directory that is named in your %PATH% environment variable."
+        ),
+        # TensorFlow 2.x's dso_loader.cc on Windows
+        (
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
+            "library 'nvcuda.dll'; dlerror: nvcuda.dll not found"
         ),
     ),
     "cuda-no-device": (
@@ -547,6 +567,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "match the version used to compile Pytorch binaries.  Pytorch binaries were compiled "
             "with Cuda 12.1."
         ),
+        # cpp_extension passing the message and its arguments to RuntimeError unformatted
+        (
+            "RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used "
+            "to compilePyTorch (%s). Please make sure to use the same CUDA versions.', '12.9', '13.0')"
+        ),
+    ),
+    "cuda-host-compiler-unsupported": (
+        (
+            "RuntimeError: The current installed version of g++ (13.2.0) is greater than the "
+            "maximum required version by CUDA 11.8. Please make sure to use an adequate version "
+            "of g++ (>=6.0.0, <12.0)."
+        ),
+        (
+            "RuntimeError: The current installed version of x86_64-linux-gnu-g++ (4.8.5) is less "
+            "than the minimum required version by CUDA 11.7 (6.0.0). Please make sure to use an "
+            "adequate version of x86_64-linux-gnu-g++ (>=6.0.0, <12.0)."
+        ),
+        (
+            "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+            "version! gcc versions later than 11 are not supported!"
+        ),
     ),
     "jax-jaxlib-version-mismatch": (
         (
@@ -568,6 +609,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "unable to compile CUDA op(s)"
         ),
         "AssertionError: CUDA_HOME does not exist, unable to compile CUDA op(s)",
+        (
+            "RuntimeError: CUDA was not found on the system, please set the CUDA_HOME or the "
+            "CUDA_PATHenvironment variable or add NVCC to your system PATH. The extension "
+            "compilation will fail."
+        ),
     ),
     "cupy-not-correctly-installed": ("ImportError: CuPy is not correctly installed.",),
     "torch-not-compiled-with-cuda": (
