@@ -13,6 +13,16 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "ctranslate2-compute-type-unsupported": (
+        (
+            "ValueError: Requested int8_float16 compute type, but the target device or backend do "
+            "not support efficient int8_float16 computation."
+        ),
+        (
+            "[ctranslate2] [warning] The compute type inferred from the saved model is float16, but "
+            "the target device or backend do not support efficient float16 computation."
+        ),
+    ),
     "mmcv-without-ops": (
         "    ext = importlib.import_module('mmcv.' + name)\nModuleNotFoundError: No module named 'mmcv._ext'",
     ),
