@@ -13,6 +13,25 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "ollama-driver-too-old": (
+        (
+            'level=WARN source=cuda_compat.go:70 msg="NVIDIA driver too old" device="Tesla P4" '
+            'compute=6.1 driver=550.54 required_driver="570 or newer"'
+        ),
+    ),
+    "libcuda-stub-loaded": (
+        "OSError: /usr/local/cuda/lib64/stubs/libcuda.so: undefined symbol: cuInit_v2",
+        "RuntimeError: CUDA driver error: CUDA_ERROR_STUB_LIBRARY",
+    ),
+    "ptxas-older-than-ptx": (
+        (
+            "ptxas /tmp/tmpk2j1/kernel.ptx, line 5; fatal   : Unsupported .version 8.7; current "
+            "version is '8.0'"
+        ),
+    ),
+    "extension-built-without-cuda": (
+        "RuntimeError: Not compiled with GPU support (nms at csrc/nms.h:22)",
+    ),
     "ctranslate2-compute-type-unsupported": (
         (
             "ValueError: Requested int8_float16 compute type, but the target device or backend do "

@@ -180,6 +180,42 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # Set F's classes (FIRST_SIGHT_F.md); these reports are not set F's.
+    (
+        "https://github.com/ollama/ollama/issues/16415",
+        (
+            'msg="NVIDIA driver too old" device="NVIDIA GeForce GTX 1070 Ti" compute=6.1 driver=535 '
+            'required_driver="570 or newer"\n'
+            "ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA "
+            "runtime version\n"
+        ),
+        "ollama-driver-too-old",
+        Category.DRIVER_TOO_OLD,
+    ),
+    (
+        "https://github.com/triton-lang/triton/issues/322",
+        (
+            "ptxas /tmp/triton_k_NjSPTP, line 5; fatal   : Unsupported .version 7.3; current version "
+            "is '7.1'\nptxas fatal   : Ptx assembly aborted due to errors\n"
+        ),
+        "ptxas-older-than-ptx",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
+        "https://github.com/numba/numba/issues/8985",
+        (
+            "AttributeError: /scratch/yhao24/opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: "
+            "_undef\n"
+        ),
+        "libcuda-stub-loaded",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
+        "https://github.com/facebookresearch/maskrcnn-benchmark/issues/230",
+        "RuntimeError: Not compiled with GPU support\n",
+        "extension-built-without-cuda",
+        Category.CPU_ONLY_BUILD,
+    ),
     # A GTX 1060 (Pascal) asked for float16, as the issue's title gives the error (set F's
     # Tesla P40 and GTX 1070 reports motivated the row).
     (
