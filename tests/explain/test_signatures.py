@@ -13,6 +13,17 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "paddle-gpu-arch-not-compiled": (
+        (
+            "W1201 09:00:00.000000  1234 gpu_resources.cc:96] The GPU architecture in your current "
+            "machine is Hopper, which is not compatible with Paddle installation with arch: 60 61 70 "
+            "75 80 86 , it is recommended to install the corresponding wheel package"
+        ),
+        (
+            "The GPU compute capability in your current machine is 120, which is not supported by "
+            "Paddle, it is recommended to install the corresponding wheel package"
+        ),
+    ),
     "ollama-driver-too-old": (
         (
             'level=WARN source=cuda_compat.go:70 msg="NVIDIA driver too old" device="Tesla P4" '

@@ -180,6 +180,18 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # A Pascal GPU under a wheel built for 7.0 and newer (set F's RTX 2050 case motivated it).
+    (
+        "https://github.com/PaddlePaddle/Paddle/issues/54713",
+        (
+            "W0616 17:16:24.460505  2840 gpu_resources.cc:96] The GPU architecture in your current "
+            "machine is Pascal, which is not compatible with Paddle installation with arch: 70 75 80 "
+            "86 , it is recommended to install the corresponding wheel package according to the "
+            "installation information on the official Paddle website.\n"
+        ),
+        "paddle-gpu-arch-not-compiled",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
     # Set F's classes (FIRST_SIGHT_F.md); these reports are not set F's.
     (
         "https://github.com/ollama/ollama/issues/16415",
