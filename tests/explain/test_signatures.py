@@ -13,6 +13,11 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "xformers-operator-capability": (
+        "    requires device with capability > (8, 0) but your GPU has capability (6, 1) (too old)",
+        "    requires device with capability <= (9, 0) but your GPU has capability (12, 0) (too new)",
+        "    requires a GPU with compute capability > 7.5",
+    ),
     "paddle-gpu-arch-not-compiled": (
         (
             "W1201 09:00:00.000000  1234 gpu_resources.cc:96] The GPU architecture in your current "

@@ -180,6 +180,16 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # The issue's title (set F's xformers#891 motivated the row).
+    (
+        "https://github.com/mistralai/mistral-finetune/issues/79",
+        (
+            "`flshattF@v2.3.6` is not supported due to requires device with capability > (8, 0) but "
+            "your GPU has capability (6, 1) (too old)\n"
+        ),
+        "xformers-operator-capability",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
     # A Pascal GPU under a wheel built for 7.0 and newer (set F's RTX 2050 case motivated it).
     (
         "https://github.com/PaddlePaddle/Paddle/issues/54713",
