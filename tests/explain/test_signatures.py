@@ -13,6 +13,13 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "bitsandbytes-cudart-not-found": (
+        (
+            "CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was "
+            "not detected."
+        ),
+        "ERROR: libcudart.so could not be read from path: /opt/cuda/lib64/libcudart.so!",
+    ),
     "xformers-operator-capability": (
         "    requires device with capability > (8, 0) but your GPU has capability (6, 1) (too old)",
         "    requires device with capability <= (9, 0) but your GPU has capability (12, 0) (too new)",

@@ -180,6 +180,18 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # Fixed by putting a libcudart.so on LD_LIBRARY_PATH or installing cudatoolkit
+    # (set F's kohya case motivated the row).
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/62",
+        (
+            "CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching "
+            "/usr/local/cuda/lib64...\n"
+            "WARNING: No libcudart.so found! Install CUDA or the cudatoolkit package (anaconda)!\n"
+        ),
+        "bitsandbytes-cudart-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # The issue's title (set F's xformers#891 motivated the row).
     (
         "https://github.com/mistralai/mistral-finetune/issues/79",
