@@ -32,7 +32,7 @@ COLLECTED_COLLECT_ENV = 31
 # The error floor fell from 0.9 when first-sight sets A and B (scored before any
 # change, FIRST_SIGHT_A/B.md) joined the corpus: 201/247 then. Raise the floors
 # as diagnosis improves (`python scripts/corpus_score.py --quiet` lists the misses).
-EXPLAIN_HIT_TARGET = 0.86
+EXPLAIN_HIT_TARGET = 0.87
 DOCTOR_HIT_TARGET = 0.9
 
 
