@@ -36,39 +36,30 @@ def check_container(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     severity = Severity.ERROR if gpu_fws else Severity.WARNING
     fw_lines = tuple(f"{f.name} {f.version} is a CUDA build" for f in gpu_fws)
     fix = _FIXES.get(kind, "Start the container with GPU access (NVIDIA Container Toolkit).")
-    reasons = {r.code: r for r in access_reasons(snapshot.platform)}
-    no_devices = reasons.get(CONTAINER_NO_DEVICES)
+    no_devices = next(
+        (r for r in access_reasons(snapshot.platform) if r.code == CONTAINER_NO_DEVICES), None
+    )
     if no_devices is not None:
         module = snapshot.driver.kernel_module_version or snapshot.driver.version
-        yield Finding(
-            CONTAINER_NO_GPU,
-            Category.CONTAINER_NO_GPU,
-            severity,
-            f"Running in a {kind} container with no GPU passed in",
-            evidence=(
-                f"platform.container = {kind}",
-                "platform.gpu_device_nodes = none (/dev has no nvidia* device files)",
-                *(
-                    (f"driver {module} is the host's kernel module, seen through /proc",)
-                    if module
-                    else ()
-                ),
-                *fw_lines,
+        seen: tuple[str, ...] = (
+            "platform.gpu_device_nodes = none (/dev has no nvidia* device files)",
+            *(
+                (f"driver {module} is the host's kernel module, seen through /proc",)
+                if module
+                else ()
             ),
-            fix=fix,
-            sources=no_devices.sources,
-            reason=no_devices.code,
         )
     elif not snapshot.gpus and not snapshot.driver.version:
-        yield Finding(
-            CONTAINER_NO_GPU,
-            Category.CONTAINER_NO_GPU,
-            severity,
-            f"Running in a {kind} container with no GPU passed in",
-            evidence=(
-                f"platform.container = {kind}",
-                "no NVIDIA driver or GPU visible inside the container",
-                *fw_lines,
-            ),
-            fix=fix,
-        )
+        seen = ("no NVIDIA driver or GPU visible inside the container",)
+    else:
+        return
+    yield Finding(
+        CONTAINER_NO_GPU,
+        Category.CONTAINER_NO_GPU,
+        severity,
+        f"Running in a {kind} container with no GPU passed in",
+        evidence=(f"platform.container = {kind}", *seen, *fw_lines),
+        fix=fix,
+        sources=no_devices.sources if no_devices else (),
+        reason=no_devices.code if no_devices else None,
+    )
