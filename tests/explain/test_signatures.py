@@ -13,6 +13,13 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "container-requires-newer-driver": (
+        (
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.9, please "
+            "update your driver to a newer version, or use an earlier cuda container: unknown."
+        ),
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda >= 9.0",
+    ),
     "bitsandbytes-cudart-not-found": (
         (
             "CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was "

@@ -180,6 +180,17 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # A CUDA 12.8 image on a driver that supports 12.4 (the row's source is nvidia-docker#1442).
+    (
+        "https://github.com/SyneRBI/PETRIC2/issues/27",
+        (
+            "stderr: Auto-detected mode as 'legacy'\n"
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please "
+            "update your driver to a newer version, or use an earlier cuda container\n"
+        ),
+        "container-requires-newer-driver",
+        Category.DRIVER_TOO_OLD,
+    ),
     # Fixed by putting a libcudart.so on LD_LIBRARY_PATH or installing cudatoolkit
     # (set F's kohya case motivated the row).
     (
