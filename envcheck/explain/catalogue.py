@@ -338,21 +338,13 @@ def load_compiled(
     directory: Path, env: Optional[Mapping[str, str]] = None
 ) -> tuple[Signature, ...]:
     """``directory``'s rows through the compiled copy (parse and validate on a miss)."""
-    from envcheck.matrix.cache import ENV_NO_CACHE
+    from envcheck.matrix.cache import cache_disabled, through_cache
 
-    env = os.environ if env is None else env
-    if env.get(ENV_NO_CACHE, "") not in ("", "0"):
+    if cache_disabled(env):
         return read_catalogue(directory)
     key = cache_key(directory)
     path = None if key is None else cache_file(directory)
-    if key is not None and path is not None:
-        cached = read_cache(path, key)
-        if cached is not None:
-            return cached
-    rows = read_catalogue(directory)  # raises InputError on bad data: nothing cached
-    if key is not None and path is not None:
-        write_cache(path, key, rows)
-    return rows
+    return through_cache(key, path, read_cache, write_cache, lambda: read_catalogue(directory))
 
 
 @functools.lru_cache(maxsize=4)

@@ -34,9 +34,11 @@ import sys
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from envcheck.inputs import is_regular_file
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from envcheck.matrix import Matrix
@@ -271,21 +273,38 @@ def _share_equal_values(obj: Any, canon: dict[Any, Any]) -> Any:
         return obj
 
 
+def through_cache(
+    key: Optional[str],
+    path: Optional[Path],
+    read: Callable[[Path, str], Optional[T]],
+    write: Callable[[Path, str, T], bool],
+    build: Callable[[], T],
+) -> T:
+    """The compiled copy at ``path`` when its ``key`` matches, else ``build()`` (which
+    raises on bad data, so nothing is cached then), written back for the next run.
+    No key or no path (an unreadable file, no cache directory): just ``build()``."""
+    if key is not None and path is not None:
+        cached = read(path, key)
+        if cached is not None:
+            return cached
+    value = build()
+    if key is not None and path is not None:
+        write(path, key, value)
+    return value
+
+
+def cache_disabled(env: Optional[Mapping[str, str]] = None) -> bool:
+    env = os.environ if env is None else env
+    return env.get(ENV_NO_CACHE, "") not in ("", "0")
+
+
 def load_compiled(directory: Path, env: Optional[Mapping[str, str]] = None) -> Matrix:
     """Load ``directory`` through the compiled cache (parse and validate on a miss)."""
     from envcheck.matrix import load_matrix_from
     from envcheck.matrix.load import matrix_dir_files
 
-    env = os.environ if env is None else env
-    if env.get(ENV_NO_CACHE, "") not in ("", "0"):
+    if cache_disabled(env):
         return load_matrix_from(directory)
     key = cache_key(directory, matrix_dir_files(directory))
     path = None if key is None else cache_file(directory)
-    if key is not None and path is not None:
-        cached = read_cache(path, key)
-        if cached is not None:
-            return cached
-    matrix = load_matrix_from(directory)  # raises InputError on bad data: nothing cached
-    if key is not None and path is not None:
-        write_cache(path, key, matrix)
-    return matrix
+    return through_cache(key, path, read_cache, write_cache, lambda: load_matrix_from(directory))
