@@ -13,6 +13,13 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "windows-paging-file-too-small": (
+        (
+            "OSError: [WinError 1455] The paging file is too small for this operation to complete. "
+            'Error loading "C:\\env\\Lib\\site-packages\\torch\\lib\\cublasLt64_12.dll" or one '
+            "of its dependencies."
+        ),
+    ),
     "container-requires-newer-driver": (
         (
             "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.9, please "

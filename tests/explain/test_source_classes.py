@@ -180,6 +180,18 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # Fixed by enlarging the page file (the reporter, through a Stack Overflow answer).
+    (
+        "https://github.com/oatsu-gh/enunu_training_kit/issues/8",
+        (
+            "OSError: [WinError 1455] The paging file is too small for this operation to complete. "
+            'Error loading "C:\\Users\\Nathan\\Desktop\\enunu_training_kit-1.0.0\\python-3.8.10-'
+            'embed-amd64\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll" or one of its '
+            "dependencies.\n"
+        ),
+        "windows-paging-file-too-small",
+        Category.OTHER,
+    ),
     # A CUDA 12.8 image on a driver that supports 12.4 (the row's source is nvidia-docker#1442).
     (
         "https://github.com/SyneRBI/PETRIC2/issues/27",
