@@ -25,14 +25,14 @@ CORPUS = Path(__file__).parents[1] / "fixtures" / "corpus"
 CATEGORIES = {c.value for c in Category}
 MIN_ERRORS = 150
 MIN_COLLECT_ENV = 30
-COLLECTED_ERRORS = 361
+COLLECTED_ERRORS = 387
 COLLECTED_COLLECT_ENV = 31
 # First cause only (scripts/corpus_score.py). Issue 28's target is >= 90 % for both;
 # these are floors at the measured rates, so that a change that loses a case fails.
 # The error floor fell from 0.9 when first-sight sets A and B (scored before any
 # change, FIRST_SIGHT_A/B.md) joined the corpus: 201/247 then. Raise the floors
 # as diagnosis improves (`python scripts/corpus_score.py --quiet` lists the misses).
-EXPLAIN_HIT_TARGET = 0.87
+EXPLAIN_HIT_TARGET = 0.86
 DOCTOR_HIT_TARGET = 0.9
 
 
