@@ -135,7 +135,7 @@ def _legacy(label: str, cc: ComputeCapability, matrix: Matrix) -> Iterator[Findi
     since = f"the last one was CUDA {last}" if last else f"none since CUDA {first} does"
     yield Finding(
         GPU_LEGACY_CUDA,
-        Category.CAPABILITY,
+        Category.GPU_ARCH_UNSUPPORTED,
         Severity.WARNING,
         f"{label}: no CUDA release that current frameworks use supports {cc.sm}; {since}",
         evidence=(

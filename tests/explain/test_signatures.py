@@ -13,6 +13,13 @@ from envcheck.model.finding import Category
 # Short error lines as users pasted them in the issue each signature cites (or a
 # sibling issue). Several per signature where the message has variants.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "cuda-invalid-device-function": (
+        "RuntimeError: CUDA error: invalid device function",
+        (
+            "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCTensorCopy.cu line=204 error=8 : invalid "
+            "device function"
+        ),
+    ),
     "windows-paging-file-too-small": (
         (
             "OSError: [WinError 1455] The paging file is too small for this operation to complete. "
@@ -21,6 +28,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "container-requires-newer-driver": (
+        "nvidia-docker | 2017/01/02 10:00:00 Error: unsupported CUDA version: driver 8.0 < image 9.0",
         (
             "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.9, please "
             "update your driver to a newer version, or use an earlier cuda container: unknown."
@@ -40,6 +48,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "    requires a GPU with compute capability > 7.5",
     ),
     "paddle-gpu-arch-not-compiled": (
+        (
+            "Mismatched GPU Architecture: The installed PaddlePaddle package was compiled for 70 75 "
+            "80 ,but your current GPU is 61"
+        ),
         (
             "W1201 09:00:00.000000  1234 gpu_resources.cc:96] The GPU architecture in your current "
             "machine is Hopper, which is not compatible with Paddle installation with arch: 60 61 70 "

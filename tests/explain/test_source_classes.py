@@ -180,6 +180,17 @@ def test_a_provider_failing_on_a_cudnn_library_is_a_cudnn_cause(matrix: Any) -> 
 
 
 PADDLE_REPORTS = [
+    # Code compiled for sm_89 on another GPU; fixed by the right CMAKE_CUDA_ARCHITECTURES
+    # (set G's nvidia-docker#346 motivated the row).
+    (
+        "https://github.com/laugh12321/TensorRT-YOLO/issues/74",
+        (
+            "CUDA Error:\n    File:       TensorRT-YOLO/source/deploy/vision/inference.cpp\n"
+            "    Line:       558\n    Error code: 98\n    Error text: invalid device function\n"
+        ),
+        "cuda-invalid-device-function",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
     # Fixed by enlarging the page file (the reporter, through a Stack Overflow answer).
     (
         "https://github.com/oatsu-gh/enunu_training_kit/issues/8",
