@@ -267,7 +267,8 @@ def why(
     """
     from envcheck.compat.target import Target, target_from_flags
     from envcheck.errors import MAX_QUOTED, clip_repr
-    from envcheck.why import explain_specs, render_why
+    from envcheck.render.why import render_why
+    from envcheck.why import explain_specs
 
     for spec in specs:
         if len(spec) > MAX_QUOTED:

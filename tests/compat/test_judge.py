@@ -239,7 +239,7 @@ def test_why_says_cannot_tell_where_the_judge_cannot(matrix: Any) -> None:
     """A build whose compiled architectures are unknown, on a given GPU: the judge
     says unknown, and `matrix why` says "cannot tell" (exit 0: nothing rules it
     out), not "works"."""
-    from envcheck.why import render_why
+    from envcheck.render.why import render_why
     from tests.conftest import with_unconfirmed_paddle
 
     unknown, newer = with_unconfirmed_paddle(matrix)
