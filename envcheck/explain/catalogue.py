@@ -15,9 +15,7 @@ problem with that copy means "no cache"; ``ENVCHECK_NO_CACHE=1`` turns it off.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
 import re
 import sys
 import zlib
@@ -320,18 +318,9 @@ def write_cache(path: Path, key: str, rows: tuple[Signature, ...]) -> bool:
     """Store ``rows`` under ``key`` atomically; False (and no file) on failure."""
     import marshal
 
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        data = marshal.dumps((MAGIC, key, tuple(_plain(s) for s in rows)))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("wb") as fh:
-            fh.write(data)
-        tmp.replace(path)
-    except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        return False
-    return True
+    from envcheck.matrix.cache import write_atomic
+
+    return write_atomic(path, lambda: marshal.dumps((MAGIC, key, tuple(_plain(s) for s in rows))))
 
 
 def load_compiled(

@@ -178,13 +178,29 @@ def read_cache(path: Path, key: str) -> Optional[Matrix]:
     return matrix
 
 
+def write_atomic(path: Path, make: Callable[[], bytes]) -> bool:
+    """Write ``make()`` to ``path`` through a temporary file and a rename; False (and
+    no file left behind) when that fails: a cache that cannot be written is not used."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        data = make()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as fh:
+            fh.write(data)
+        tmp.replace(path)
+    except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return False
+    return True
+
+
 def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
     """Store ``matrix`` under ``key`` atomically; False (and no file) on failure."""
     import marshal
     import pickle
 
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+    def data() -> bytes:
         # Pickle a private copy in which equal values are one object, so each
         # field's pickle stores (and a load rebuilds) each string and version once.
         copy = pickle.loads(pickle.dumps(matrix, protocol=pickle.HIGHEST_PROTOCOL))
@@ -196,14 +212,9 @@ def write_cache(path: Path, key: str, matrix: Matrix) -> bool:
                 fields[name] = dict(value) if isinstance(value, Mapping) else value
             else:
                 fields[name] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        data = marshal.dumps((MAGIC, key, fields))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("wb") as fh:
-            fh.write(data)
-        tmp.replace(path)
-    except Exception:  # noqa: BLE001 - a cache we cannot write is simply not used
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        return marshal.dumps((MAGIC, key, fields))
+
+    if not write_atomic(path, data):
         return False
     prune_cache(path.parent, keep=path.name)
     return True

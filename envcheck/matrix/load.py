@@ -631,13 +631,6 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             r.fail("channel", f"expected one of {', '.join(CONDA_CHANNELS)}, got {value!r}")
         return str(value)
 
-    def platforms(r: RowReader) -> tuple[str, ...]:
-        values = r.strings("platforms", required=True)
-        for p in values:
-            if p not in PLATFORMS:
-                r.fail("platforms", f"unknown platform {p!r} (known: {', '.join(PLATFORMS)})")
-        return values
-
     def package(r: RowReader) -> CondaPackage:
         chan = channel(r)
         name = r.string("name")
@@ -655,7 +648,7 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             name=name,
             pip=r.string("pip"),
             versions=versions,
-            platforms=platforms(r),
+            platforms=_known_platforms(r),
             python=r.python_versions("python"),
             cuda=cuda,
             cudnn=cudnn,
@@ -667,7 +660,7 @@ def read_conda(file: str, text: str, doc: Mapping[str, Any]) -> dict[str, Any]:
             channel=channel(r),
             name=r.string("name"),
             pip=r.strings("pip", required=True),
-            platforms=platforms(r),
+            platforms=_known_platforms(r),
             origin=r.origin(),
         )
 
