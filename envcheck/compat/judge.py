@@ -24,7 +24,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Optional
 
 from envcheck.compat.candidate import Candidate, sibling_builds
-from envcheck.compat.driver import driver_supports
+from envcheck.compat.driver import driver_supports, max_cuda_for_driver
 from envcheck.model._frozen import record
 from envcheck.model.finding import Category
 from envcheck.model.versions import release_key
@@ -521,7 +521,7 @@ def _driver_facts(
     cited = tuple(o.cite() for o in req.origins)
     if support == "no":
         need = req.floor or req.native
-        top = matrix.max_cuda_for_driver(driver, os_name)
+        top = max_cuda_for_driver(matrix, driver, os_name)
         top_text = driver_reach(top)
         after_label = (
             f" needs CUDA {cuda}, which needs driver >= {need.raw if need else '?'}"
@@ -565,7 +565,7 @@ def _driver_reason(
     if req.native is not None:
         text = f"driver {driver.raw} >= {req.native.raw}, the minimum for CUDA {cuda} on {os_name}"
     else:
-        top = matrix.max_cuda_for_driver(driver, os_name)
+        top = max_cuda_for_driver(matrix, driver, os_name)
         text = f"driver {driver.raw} supports CUDA up to {top}"
     return Reason(DRIVER, Level.OK, Category.OTHER, text, sources)
 

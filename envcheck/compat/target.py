@@ -213,7 +213,7 @@ def resolve_gpu(text: str, matrix: Matrix) -> tuple[ComputeCapability, Optional[
     if cc is not None:
         check_capability(cc, text, matrix)
         return cc, None
-    from envcheck.matrix import gpu_vendor_of
+    from envcheck.matrix.gpu_names import gpu_vendor_of
 
     vendor = gpu_vendor_of(text)
     if vendor not in (None, "nvidia"):

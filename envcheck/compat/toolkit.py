@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envcheck.compat.driver import MINOR_COMPAT, NATIVE, NO, driver_supports
+from envcheck.compat.driver import MINOR_COMPAT, NATIVE, NO, driver_supports, max_cuda_for_driver
 from envcheck.compat.judge import (
     DRIVER,
     DRIVER_MINOR_COMPAT,
@@ -70,7 +70,7 @@ def toolkit_verdict(release: CudaRelease, target: Target, matrix: Matrix) -> Ver
             )
         elif support == NO:
             need = req.floor or req.native
-            top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+            top = max_cuda_for_driver(matrix, target.driver, target.driver_os)
             reasons.append(
                 Reason(
                     DRIVER,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
+from envcheck.compat.driver import max_cuda_for_driver
 from envcheck.explain.anchors import AnchorIndex, lower
 from envcheck.explain.signatures import (
     ARCH,
@@ -423,7 +424,7 @@ def _driver_below_needed_cuda(facts: MessageFacts, matrix: Matrix) -> Optional[F
         need = matrix.min_driver_for_cuda(cuda)
         if need is None or driver.key >= need.key:
             continue
-        top = matrix.max_cuda_for_driver(driver)
+        top = max_cuda_for_driver(matrix, driver)
         reach = f" (CUDA up to {top})" if top is not None else ""
         return Finding(
             DRIVER_BELOW_NEEDED_CUDA,
@@ -796,7 +797,7 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
     target = _target(snapshot, matrix)
     top = target.driver_cuda
     if top is None and target.driver is not None:
-        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        top = max_cuda_for_driver(matrix, target.driver, target.driver_os)
     if top is None:
         return
     command = _plan_command(framework, target, matrix)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from envcheck import names
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import from_build, local_label
+from envcheck.compat.driver import max_cuda_for_driver
 from envcheck.model.versions import release_key
 from envcheck.resolve.plan_model import Decision, Pick, Plan, PlanInputError, Unsatisfiable
 
@@ -300,7 +301,7 @@ def plan(
     decisions: list[Decision] = [_target_decision(target, matrix)]
     driver_top = None
     if target.driver is not None:
-        driver_top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        driver_top = max_cuda_for_driver(matrix, target.driver, target.driver_os)
 
     # Every framework: the candidates that run here, best first.
     runnable: dict[str, list[_Candidate]] = {}
@@ -603,7 +604,7 @@ def _target_decision(target: Target, matrix: Matrix) -> Decision:
     sources: list[str] = []
     parts = [target.describe()]
     if target.driver is not None:
-        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        top = max_cuda_for_driver(matrix, target.driver, target.driver_os)
         if top is not None:
             parts.append(f"driver {target.driver.raw} supports CUDA up to {top}")
             branch = matrix.driver_branch(matrix.branch_of(target.driver))
@@ -747,7 +748,7 @@ def _explain_block(
     first = shared
 
     if first.constraint == DRIVER and target.driver is not None:
-        top = matrix.max_cuda_for_driver(target.driver, target.driver_os)
+        top = max_cuda_for_driver(matrix, target.driver, target.driver_os)
         low = min((c.build.cuda for c in gpu if c.build.cuda), default=None)
         need = None
         if low is not None:

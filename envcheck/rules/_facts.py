@@ -54,7 +54,7 @@ def gpu_facts(snapshot: Snapshot, matrix: Matrix) -> tuple[GpuFacts, ...]:
         cc = parse_compute_capability(gpu.compute_capability)
         inferred = vendor = choice = None
         if cc is None and gpu.name:
-            from envcheck.matrix import gpu_vendor_of
+            from envcheck.matrix.gpu_names import gpu_vendor_of
 
             vendor = gpu_vendor_of(gpu.name)
             if vendor in (None, "nvidia"):

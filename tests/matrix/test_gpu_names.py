@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from envcheck.matrix import Matrix, bundled_dir, gpu_vendor_of, load_matrix_from
-from envcheck.matrix.gpu_names import gpu_key
+from envcheck.matrix import Matrix, bundled_dir, load_matrix_from
+from envcheck.matrix.gpu_names import gpu_key, gpu_vendor_of
 
 NVML_NAMES = Path(__file__).parents[1] / "fixtures" / "gpu_names" / "nvml_names.json"
 
