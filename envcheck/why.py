@@ -15,13 +15,13 @@ from envcheck import names
 from envcheck.compat.judge import UNVERIFIED, Level, Reason
 from envcheck.errors import InputError
 from envcheck.model.finding import Category
-from envcheck.model.versions import release_matches
+from envcheck.model.versions import release_key, release_matches
 
 if TYPE_CHECKING:
     from envcheck.compat.select import Selection
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
-    from envcheck.matrix.rows import Build, CudnnRelease
+    from envcheck.matrix.rows import Build, CudnnRelease, KerasRelease
     from envcheck.model.versions import CudaVersion
 
 OK = Level.OK
@@ -388,7 +388,9 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
 
 
 def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
-    """Add conflicts between specs given together (framework vs cuda/cudnn specs)."""
+    """Add conflicts between specs given together (framework vs cuda/cudnn specs,
+    keras vs tensorflow)."""
+    results = _cross_keras(matrix, results)
     from envcheck.compat.libraries import system_libraries_reasons
     from envcheck.model.versions import parse_cuda_version
 
@@ -414,14 +416,62 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
     return out
 
 
-def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
-    from envcheck.compat.keras import keras_verdict
+def _spec_versions(result: SpecResult) -> list[str]:
+    """The releases a framework spec's options mean."""
+    return list(
+        dict.fromkeys(
+            v
+            for o in result.options
+            if o.build is not None
+            for v in o.build.versions
+            if release_matches(result.spec.version, v)
+        )
+    )
 
-    rows = [
+
+def _cross_keras(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
+    """A keras option fails when it conflicts with every release the tensorflow spec
+    given with it can mean (``compat.keras``, as plan and check judge the pair)."""
+    from envcheck.compat.keras import keras_tensorflow_reason
+
+    tf = next((r for r in results if r.spec.kind == "tensorflow"), None)
+    tf_versions = _spec_versions(tf) if tf is not None else []
+    if not tf_versions:
+        return results
+    newest_tf = max(tf_versions, key=release_key)
+    out = []
+    for result in results:
+        if result.spec.kind != "keras":
+            out.append(result)
+            continue
+        options = []
+        # _keras_options made one option per matching row, in this order.
+        for option, row in zip(result.options, _keras_rows(result.spec, matrix)):
+            mine = [v for v in row.versions if release_matches(result.spec.version, v)]
+            if not mine or any(
+                keras_tensorflow_reason(v, t, matrix) is None for v in mine for t in tf_versions
+            ):
+                options.append(option)
+                continue
+            conflict = keras_tensorflow_reason(max(mine, key=release_key), newest_tf, matrix)
+            assert conflict is not None
+            options.append(replace(option, works=False, reasons=(*option.reasons, conflict)))
+        out.append(replace(result, options=tuple(options)))
+    return out
+
+
+def _keras_rows(spec: Spec, matrix: Matrix) -> list[KerasRelease]:
+    return [
         r
         for r in matrix.keras_releases
         if any(release_matches(spec.version, v) for v in r.versions)
     ]
+
+
+def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    from envcheck.compat.keras import keras_verdict
+
+    rows = _keras_rows(spec, matrix)
     if not rows:
         return [], [_note(ERROR, f"keras {spec.version} is not in the matrix", code=NOT_IN_MATRIX)]
     options = []

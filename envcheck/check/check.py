@@ -136,7 +136,7 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
     from envcheck import names
-    from envcheck.compat.keras import keras_with_tensorflow
+    from envcheck.compat.keras import keras_tensorflow_reason
 
     def allowed(pin: Pin, known: Iterable[str]) -> list[str]:
         try:
@@ -169,10 +169,10 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
             kv, tv = allowed(k, keras_known), allowed(t, tf_known)
             if not kv or not tv:  # a version the matrix lacks: not judged
                 continue
-            if any(keras_with_tensorflow(a, b, matrix) is None for a in kv for b in tv):
+            if any(keras_tensorflow_reason(a, b, matrix) is None for a in kv for b in tv):
                 continue
             # Every pair conflicts; say why for the newest of each, what pip tries first.
-            newest = keras_with_tensorflow(
+            newest = keras_tensorflow_reason(
                 max(kv, key=release_key), max(tv, key=release_key), matrix
             )
             assert newest is not None
@@ -180,7 +180,7 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
                 Problem(
                     k.location,
                     KERAS_TENSORFLOW_CONFLICT,
-                    f"{k.text} cannot be installed with {t.text} ({t.location}): {newest[0]}",
+                    f"{k.text} cannot be installed with {t.text} ({t.location}): {newest.message}",
                 )
             )
     return problems

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
 
-    from envcheck.compat.judge import Verdict
+    from envcheck.compat.judge import Reason, Verdict
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
     from envcheck.matrix.rows import KerasRelease, Origin
@@ -37,27 +37,32 @@ def keras_release(matrix: Matrix, version: str) -> Optional[KerasRelease]:
     return next((r for r in matrix.keras_releases if version in r.versions), None)
 
 
-def keras_with_tensorflow(
-    keras: str, tensorflow: str, matrix: Matrix
-) -> Optional[tuple[str, Origin]]:
-    """Why keras ``keras`` cannot go with tensorflow ``tensorflow`` (and the row
-    that says so); None when nothing in the matrix forbids the pair."""
+def keras_tensorflow_reason(keras: str, tensorflow: str, matrix: Matrix) -> Optional[Reason]:
+    """The error that keras ``keras`` cannot go with tensorflow ``tensorflow`` (citing
+    the row that says so); None when nothing in the matrix forbids the pair."""
     from packaging.specifiers import InvalidSpecifier
 
+    from envcheck.compat.judge import Level, Reason
+    from envcheck.model.finding import Category
+
     row = keras_release(matrix, keras)
+    why: Optional[tuple[str, Origin]] = None
     try:
         if (
             row is not None
             and row.tensorflow
             and not _specifier(row.tensorflow).contains(tensorflow, prereleases=True)
         ):
-            return f"keras {keras} needs tensorflow{row.tensorflow}", row.origin
-        pin = next((p for p in matrix.keras_pins if tensorflow in p.tensorflow), None)
-        if pin is not None and not _specifier(pin.keras).contains(keras, prereleases=True):
-            return f"tensorflow {tensorflow} requires keras{pin.keras}", pin.origin
+            why = f"keras {keras} needs tensorflow{row.tensorflow}", row.origin
+        else:
+            pin = next((p for p in matrix.keras_pins if tensorflow in p.tensorflow), None)
+            if pin is not None and not _specifier(pin.keras).contains(keras, prereleases=True):
+                why = f"tensorflow {tensorflow} requires keras{pin.keras}", pin.origin
     except InvalidSpecifier:  # the loader validates specifiers; an old cache may not
         return None
-    return None
+    if why is None:
+        return None
+    return Reason(KERAS_TENSORFLOW, Level.ERROR, Category.MIXED_WHEELS, why[0], (why[1].cite(),))
 
 
 def keras_verdict(row: KerasRelease, version: str, target: Target) -> Verdict:
@@ -66,7 +71,7 @@ def keras_verdict(row: KerasRelease, version: str, target: Target) -> Verdict:
     Two facts decide: the Pythons the release was tested with (``python``) and its
     Requires-Python (``requires_python``), which pip enforces. Keras is pure Python,
     so no GPU fact applies; the TensorFlow it needs is judged beside it
-    (``keras_with_tensorflow``)."""
+    (``keras_tensorflow_reason``)."""
     from envcheck.compat.candidate import Candidate
     from envcheck.compat.judge import PYTHON, Level, Reason, Status, Verdict, python_reason
     from envcheck.model.finding import Category

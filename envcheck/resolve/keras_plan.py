@@ -2,7 +2,7 @@
 
 Keras is pure Python: a release fits when the target's Python can install it
 (``compat.keras.keras_verdict``) and it goes with the TensorFlow the plan chose
-(``compat.keras.keras_with_tensorflow``, and the keras that TensorFlow's wheels
+(``compat.keras.keras_tensorflow_reason``, and the keras that TensorFlow's wheels
 require). Pure; called by ``plan``.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from envcheck.compat.keras import keras_verdict, keras_with_tensorflow
+from envcheck.compat.keras import keras_tensorflow_reason, keras_verdict
 from envcheck.model.versions import release_key
 from envcheck.resolve.plan import NO_RELEASE, PYTHON, _matches, _unpinned
 from envcheck.resolve.plan_model import Decision, Pick, Unsatisfiable
@@ -59,9 +59,10 @@ def plan_keras(req: _Request, chosen: dict[str, _Candidate], target: Target, mat
                     continue
                 block(f"keras {version} needs tensorflow{row.tensorflow}", row.origin)
                 continue
-            conflict = None if tf is None else keras_with_tensorflow(version, tf.version, matrix)
+            conflict = None if tf is None else keras_tensorflow_reason(version, tf.version, matrix)
             if conflict is not None:
-                block(*conflict)
+                reasons.append(conflict.message)
+                cites.extend(conflict.sources)
                 continue
             # Prefer a release that names the chosen TensorFlow over one that does not.
             named = tf is not None and (row.tensorflow is not None or pin is not None)

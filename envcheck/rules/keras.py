@@ -1,6 +1,6 @@
 """An installed Keras that cannot work with the installed TensorFlow.
 
-``compat.keras.keras_with_tensorflow`` decides, from keras.toml: the TensorFlow range
+``compat.keras.keras_tensorflow_reason`` decides, from keras.toml: the TensorFlow range
 a Keras 2.x release needs and the keras range a TensorFlow release's wheels require
 (Keras 3 beside TensorFlow 2.15, standalone keras 2.3 beside tensorflow-gpu 1.14).
 The fix is the resolver's plan for keras beside the installed TensorFlow.
@@ -21,27 +21,30 @@ KERAS_TENSORFLOW_CONFLICT = "keras-tensorflow-conflict"
 
 
 def check_keras(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
-    from envcheck.compat.keras import KERAS_TENSORFLOW, keras_with_tensorflow
+    from envcheck.compat.keras import keras_tensorflow_reason
 
     keras = next((f for f in snapshot.frameworks if f.name == "keras" and f.version), None)
     tf = next((f for f in snapshot.frameworks if f.name == "tensorflow" and f.version), None)
     if keras is None or tf is None or keras.version is None or tf.version is None:
         return
     tf_version = tf.version.split("+")[0]
-    conflict = keras_with_tensorflow(keras.version, tf_version, matrix)
+    conflict = keras_tensorflow_reason(keras.version, tf_version, matrix)
     if conflict is None:
         return
-    why, origin = conflict
     yield Finding(
         KERAS_TENSORFLOW_CONFLICT,
         Category.MIXED_WHEELS,
         Severity.ERROR,
         f"keras {keras.version} does not work with the installed tensorflow {tf.version}",
-        evidence=(f"keras {keras.version}", f"{tf.package or 'tensorflow'} {tf.version}", why),
+        evidence=(
+            f"keras {keras.version}",
+            f"{tf.package or 'tensorflow'} {tf.version}",
+            conflict.message,
+        ),
         fix=_fix(tf_version, tf.package or "tensorflow", snapshot, matrix),
-        sources=(origin.cite(),),
+        sources=conflict.sources,
         framework="keras",
-        reason=KERAS_TENSORFLOW,
+        reason=conflict.code,
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 from envcheck.check.check import check_pins
 from envcheck.check.model import Environment, Project
 from envcheck.check.parse_requirements import parse_requirements
-from envcheck.compat.keras import keras_with_tensorflow
+from envcheck.compat.keras import keras_tensorflow_reason
 from envcheck.compat.target import Target
 from envcheck.matrix import Matrix, bundled_dir, load_matrix_from
 from envcheck.resolve.plan import plan
@@ -57,11 +57,11 @@ def test_pairs_pip_installs_pass(shipped: Matrix, text: str) -> None:
 
 
 def test_plan_refuses_the_same_pair_for_the_same_reason(shipped: Matrix) -> None:
-    why = keras_with_tensorflow("3.0.0", "2.15.0", shipped)
-    assert why is not None and why[0] == "tensorflow 2.15.0 requires keras<2.16,>=2.15.0"
+    why = keras_tensorflow_reason("3.0.0", "2.15.0", shipped)
+    assert why is not None and why.message == "tensorflow 2.15.0 requires keras<2.16,>=2.15.0"
     result = plan(("keras==3.0.0", "tensorflow==2.15.0"), Target(os="linux"), shipped)
     assert result.unsatisfiable is not None
-    assert why[0] in result.unsatisfiable.message
+    assert why.message in result.unsatisfiable.message
     assert (
         "tensorflow 2.15.0 requires keras"
         in _lines(shipped, "tensorflow==2.15.0\nkeras==3.0.0\n")[0]
