@@ -628,6 +628,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "ValueError: Unknown CUDA arch (8.6) or GPU not supported",
         "ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported",
     ),
+    "torch-extension-cuda-minor-mismatch": (
+        (
+            "UserWarning: The detected CUDA version (12.1) has a minor version mismatch with the "
+            "version that was used to compile PyTorch (12.4). Most likely this shouldn't be a problem."
+        ),
+    ),
+    "flash-attn-nvcc-too-old": (
+        (
+            "RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.  Note: make sure "
+            "nvcc has a supported version by running nvcc -V."
+        ),
+        "RuntimeError: FlashAttention is only supported on CUDA 11 and above",
+    ),
     "torch-extension-cuda-mismatch": (
         "The detected CUDA version (12.3) mismatches the version that was used to compile",
         (
@@ -847,6 +860,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "paddle-legacy-cudnn-major-mismatch": (
+        (
+            "F0605 01:44:46.962916 26917 hl_cuda_cudnn.cc:171] Check failed: (cudnn_cuh_major < 4 "
+            "&& cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn "
+            "v5 with header v7 unmatched!"
+        ),
+    ),
+    "cuda-invalid-kernel-image": (
+        (
+            "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: device "
+            "kernel image is invalid"
+        ),
+        "CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid",
+    ),
+    "cublas-execution-failed": (
+        (
+            "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( "
+            "handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`"
+        ),
+        "failed to run cuBLAS routine cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED",
+    ),
     "cudnn-execution-failed": (
         "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
         (

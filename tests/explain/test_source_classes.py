@@ -14,6 +14,64 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # Paddle's legacy cuDNN major check (motivated by set H's Paddle#12965).
+    (
+        "https://github.com/PaddlePaddle/Paddle/issues/10238",
+        (
+            "F0426 19:12:07.087769 28996 hl_cuda_cudnn.cc:171] Check failed: (cudnn_cuh_major < 4 "
+            "&& cudnn_dso_major < 4) || (cudnn_cuh_major == cudnn_dso_major) [cudnn init] libcudnn "
+            "v7 with header v5 unmatched!\n"
+            "PaddlePaddle Requirement: (header v[2-3] with libcudnn v[2-3]) Or (header v4 with "
+            "libcudnn v4) Or (header v5 with libcudnn v5) Or(header v6 with libcudnn v6).\n"
+        ),
+        "paddle-legacy-cudnn-major-mismatch",
+        Category.CUDNN_MISMATCH,
+    ),
+    # flash-attn's own toolkit floor and torch's minor-mismatch warning: the toolkit found
+    # for the build is not torch's CUDA (motivated by set H's flash-attention#825).
+    (
+        "https://github.com/openai/consistency_models/issues/23",
+        "RuntimeError: FlashAttention is only supported on CUDA 11 and above\n",
+        "flash-attn-nvcc-too-old",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
+        "https://github.com/Dao-AILab/flash-attention/issues/231",
+        (
+            "UserWarning: The detected CUDA version (11.5) has a minor version mismatch with the "
+            "version that was used to compile PyTorch (11.7).\n"
+        ),
+        "torch-extension-cuda-minor-mismatch",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    # A CUDA 10 build on an Ampere card (motivated by set H's tensorflow#43718 and
+    # PaddleDetection#4043).
+    (
+        "https://github.com/tensorflow/tensorflow/issues/43701",
+        (
+            "I tensorflow/stream_executor/platform/default/dso_loader.cc:48] Successfully opened "
+            "dynamic library libcudart.so.10.1\n"
+            "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: device "
+            "kernel image is invalid\n"
+        ),
+        "cuda-invalid-kernel-image",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/NVlabs/stylegan2-ada/issues/61",
+        (
+            "2020-12-29 04:45:47.964643: E tensorflow/stream_executor/cuda/cuda_blas.cc:428] failed "
+            "to run cuBLAS routine: CUBLAS_STATUS_EXECUTION_FAILED\n"
+        ),
+        "cublas-execution-failed",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/uci-cbcl/UFold/issues/20",
+        "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n",
+        "cudnn-execution-failed",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
     # CTranslate2's cublas_stub.cc prints the soname it dlopen()s on Linux.
     (
         "https://github.com/SYSTRAN/faster-whisper/issues/263",
