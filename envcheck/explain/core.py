@@ -705,7 +705,11 @@ def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
     return [
         f
         for f in doctor
-        if (f.category in related or f.id in ids)
+        if (
+            f.category in related
+            or f.id in ids
+            or (f.id in _NO_CUDA_HERE_IDS and m.signature.category not in _NOT_PLATFORM)
+        )
         # The doctor only informs of a machine without GPU or driver; a CUDA error
         # from a program there is explained by it.
         and (f.severity != Severity.INFO or f.id in _NO_ACCESS_IDS)
@@ -729,7 +733,13 @@ _ACCESS = (
 )
 """Doctor categories that mean no CUDA program here reaches a GPU (compat.access,
 no driver loaded, no NVIDIA GPU)."""
-_NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu", "no-driver", "no-gpu")
+_NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu", "no-driver", "no-gpu", "macos-no-cuda")
+_NO_CUDA_HERE_IDS = ("macos-no-cuda", "wsl1-no-gpu")
+"""Platforms where no CUDA program runs at all: whatever a CUDA message says went
+wrong (a CPU library loaded, a CUDA library missing), the platform is the cause."""
+_NOT_PLATFORM = (Category.OTHER, Category.CAPABILITY, Category.NO_GPU, Category.NO_DRIVER)
+"""Categories the platform does not explain: a running GPU's states and features, and
+a machine with no NVIDIA GPU or driver at all (on macOS that is the fact itself)."""
 
 _RELATED_IDS: dict[Category, tuple[str, ...]] = {
     Category.CUDNN_MISMATCH: ("cudnn-missing",),

@@ -860,6 +860,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "bitsandbytes-cpu-library-loaded": (
+        (
+            "/opt/conda/lib/python3.10/site-packages/bitsandbytes/cextension.py:31: UserWarning: The "
+            "installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers and "
+            "GPU quantization are unavailable."
+        ),
+    ),
+    "bitsandbytes-int8-needs-cc75": (
+        (
+            "UserWarning: WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is "
+            "supported for your GPU!"
+        ),
+    ),
     "paddle-legacy-cudnn-major-mismatch": (
         (
             "F0605 01:44:46.962916 26917 hl_cuda_cudnn.cc:171] Check failed: (cudnn_cuh_major < 4 "

@@ -14,6 +14,43 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # On macOS no CUDA program runs: the platform, not the CPU library, is the cause.
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/853",
+        (
+            "UserWarning: The installed version of bitsandbytes was compiled without GPU support. "
+            "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n"
+            "'NoneType' object has no attribute 'cadam32bit_grad_fp32'\n"
+            "/Users/slackroo/Data_science/LLM/llm_venv/lib/python3.10/site-packages/bitsandbytes/"
+            "libbitsandbytes_cuda115_nocublaslt.so\n"
+        ),
+        "bitsandbytes-cpu-library-loaded",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    # bitsandbytes' own warnings: its CPU library, and the int8 matmul floor (motivated by
+    # set I's bitsandbytes#529 and #485).
+    (
+        "https://github.com/oobabooga/textgen/issues/1995",
+        (
+            "bin /home/jiawei/.conda/envs/g/lib/python3.8/site-packages/bitsandbytes/"
+            "libbitsandbytes_cpu.so\n"
+            "/home/jiawei/.conda/envs/g/lib/python3.8/site-packages/bitsandbytes/cextension.py:33: "
+            "UserWarning: The installed version of bitsandbytes was compiled without GPU support. "
+            "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n"
+        ),
+        "bitsandbytes-cpu-library-loaded",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/448",
+        (
+            "CUDA SETUP: Highest compute capability among GPUs detected: 6.1\n"
+            "UserWarning: WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is "
+            "supported for your GPU!\n"
+        ),
+        "bitsandbytes-int8-needs-cc75",
+        Category.CAPABILITY,
+    ),
     # Paddle's legacy cuDNN major check (motivated by set H's Paddle#12965).
     (
         "https://github.com/PaddlePaddle/Paddle/issues/10238",
