@@ -860,6 +860,30 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "tensorrt-unsupported-sm": (
+        "[TRT] Assertion failed: Unsupported SM.",
+        (
+            "[E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target "
+            "GPU SM 61 is not supported by this TensorRT release.)"
+        ),
+    ),
+    "tensorrt-engine-version-mismatch": (
+        (
+            "[TensorRT] ERROR: coreReadArchive.cpp (38) - Serialization Error in verifyHeader: 0 "
+            "(Version tag does not match)"
+        ),
+        (
+            "6: The engine plan file is not compatible with this version of TensorRT, expecting "
+            "library version 8.6.1 got 8.5.3, please rebuild."
+        ),
+    ),
+    "tf-windows-dll-load-failed": (
+        "ImportError: DLL load failed: The specified module could not be found.",
+        (
+            "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+            "specified module could not be found."
+        ),
+    ),
     "bitsandbytes-cpu-library-loaded": (
         (
             "/opt/conda/lib/python3.10/site-packages/bitsandbytes/cextension.py:31: UserWarning: The "

@@ -14,6 +14,63 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # TensorRT older than the GPU, and engines from another TensorRT (motivated by set I's
+    # TensorRT#2332, tita_rl_sim2sim2real#7 and TensorRT#2105).
+    (
+        "https://github.com/NVIDIA/TensorRT/issues/2727",
+        "Internal Error(Unsupported SM: 0x809, Assertion engine != nullptr failed.)\n",
+        "tensorrt-unsupported-sm",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/NVIDIA/retinanet-examples/issues/314",
+        (
+            "6: The engine plan file is not compatible with this version of TensorRT, expecting "
+            "library version 8.0.0 got 8.0.1, please rebuild.\n"
+            "4: [runtime.cpp::deserializeCudaEngine::74] Error Code 4: Internal Error (Engine "
+            "deserialization failed.)\n"
+        ),
+        "tensorrt-engine-version-mismatch",
+        Category.MIXED_WHEELS,
+    ),
+    (
+        "https://github.com/dusty-nv/jetson-inference/issues/426",
+        (
+            "the engine plan file is not compatible with this version of tensorRT, expecting "
+            "library version 5.1.6 got 5.0.6\n"
+        ),
+        "tensorrt-engine-version-mismatch",
+        Category.MIXED_WHEELS,
+    ),
+    (
+        "https://github.com/NVIDIA/TensorRT/issues/2195",
+        (
+            "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization "
+            "(Serialization assertion safeVersionRead == safeSerializationVersion failed.Version "
+            "tag does not match. Note: Current Version: 0, Serialized Engine Version: 96)\n"
+        ),
+        "tensorrt-engine-version-mismatch",
+        Category.MIXED_WHEELS,
+    ),
+    # A CPU-only ONNX Runtime library asked for the CUDA provider (motivated by set I's
+    # onnxruntime-libs#15).
+    (
+        "https://github.com/pykeio/ort/issues/456",
+        'Error { code: GenericFailure, msg: "CUDA execution provider is not enabled in this build." }\n',
+        "onnxruntime-cuda-provider-missing",
+        Category.CPU_ONLY_BUILD,
+    ),
+    # Windows TensorFlow 1.x whose CUDA DLLs are of another version (motivated by set I's
+    # tensorflow#26298).
+    (
+        "https://github.com/tensorflow/tensorflow/issues/20584",
+        (
+            "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+            "ImportError: DLL load failed: The specified module could not be found\n"
+        ),
+        "tf-windows-dll-load-failed",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # On macOS no CUDA program runs: the platform, not the CPU library, is the cause.
     (
         "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/853",
