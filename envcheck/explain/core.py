@@ -1093,13 +1093,25 @@ def _no_driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
             "Install or update the NVIDIA driver on Windows (not inside WSL), then run "
             "`wsl --shutdown` and check `ls /usr/lib/wsl/lib/libcuda.so.1`.",
         )
+    elif snapshot.gpus:
+        cause.category = Category.NO_DRIVER
+        cause.because(
+            "the message names an NVIDIA GPU, so the driver, not the GPU, is missing"
+            if told
+            else "a GPU is present but no NVIDIA driver is loaded"
+        )
     elif told:
         # Nothing was detected: the message alone cannot tell a missing driver from a
         # machine without an NVIDIA GPU, so neither is stated as observed.
         return
-    elif snapshot.gpus:
-        cause.because("a GPU is present but no NVIDIA driver is loaded")
     else:
+        # Inspected: a machine whose probes saw no NVIDIA GPU or driver has none; one
+        # whose hardware could not be read (a collect_env report) most likely has the GPU
+        # it was reported for, without a working driver.
+        if snapshot.nvidia() is False:
+            cause.category = Category.NO_GPU
+        elif m.signature.analysis == NO_DRIVER:
+            cause.category = Category.NO_DRIVER
         cause.because("no NVIDIA driver (and no NVIDIA GPU) was detected on this machine")
 
 

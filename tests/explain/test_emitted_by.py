@@ -260,8 +260,15 @@ def test_no_driver_inside_a_container_session(mini_matrix: Matrix) -> None:
         "NVIDIA GPU and installed a driver\n"
     )
     assert _first(text, mini_matrix)[1] == Category.CONTAINER_NO_GPU
+    # With GPU flags the container is not the cause; a GPU the message names says the
+    # driver, not the GPU, is what is missing.
     with_gpus = "$ docker run --gpus all -it img bash\n" + text
-    assert _first(with_gpus, mini_matrix)[1] == Category.NO_DRIVER
+    assert _first(with_gpus, mini_matrix)[1] != Category.CONTAINER_NO_GPU
+    named = (
+        "$ docker run --gpus all -it img bash\nI have a GeForce RTX 3090\n"
+        + text[text.index("R") :]
+    )
+    assert _first(named, mini_matrix)[1] == Category.NO_DRIVER
 
 
 def test_extension_build_without_a_gpu_in_docker(mini_matrix: Matrix) -> None:

@@ -643,7 +643,7 @@ def test_no_driver_inside_a_container(mini_matrix: Matrix) -> None:
     s = snap(platform={**LINUX, "container": "docker"})
     m = only(
         explain("RuntimeError: Found no NVIDIA driver on your system.", s, mini_matrix),
-        "no-nvidia-driver",
+        "torch-found-no-nvidia-driver",
     )
     assert m.root_cause == "the program runs in a docker container without GPU access"
     assert m.fix is not None and "--gpus all" in m.fix

@@ -76,7 +76,7 @@ def test_crlf_and_line_numbers_as_pasted() -> None:
     text = "first\r\nsecond\r\nRuntimeError: Found no NVIDIA driver on your system.\r\n"
     report = explain(text)
     (match,) = report.matches
-    assert match.signature.id == "no-nvidia-driver"
+    assert match.signature.id == "torch-found-no-nvidia-driver"
     assert match.lines == ((3, "RuntimeError: Found no NVIDIA driver on your system."),)
 
 
@@ -108,7 +108,9 @@ def test_terminal_rows_are_joined_at_the_terminal_width() -> None:
     rows = [logged[i : i + 80] for i in range(0, len(logged), 80)]
     assert "Found no NVIDIA driver" not in "\n".join(rows)
     report = explain("head\n" + "\n".join(rows) + "\n")
-    assert [(m.signature.id, m.line_no) for m in report.matches] == [("no-nvidia-driver", 2)]
+    assert [(m.signature.id, m.line_no) for m in report.matches] == [
+        ("torch-found-no-nvidia-driver", 2)
+    ]
 
 
 def test_short_lines_are_never_joined() -> None:

@@ -420,11 +420,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         "Error 804: forward compatibility was attempted on non supported HW",
     ),
-    "no-nvidia-driver": (
+    "torch-found-no-nvidia-driver": (
         (
             "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
             "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
         ),
+    ),
+    "no-nvidia-driver": (
         (
             "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear "
             "to be running on this host (16c54693e7f2): /proc/driver/nvidia/version does not exist"

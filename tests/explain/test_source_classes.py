@@ -14,6 +14,17 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # PyTorch's "Found no NVIDIA driver" from a machine without an NVIDIA GPU (motivated
+    # by the corpus' CPU-only machines and set I's k8s-device-plugin#812).
+    (
+        "https://github.com/lllyasviel/Fooocus/issues/1204",
+        (
+            "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+            "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+        ),
+        "torch-found-no-nvidia-driver",
+        Category.NO_GPU,
+    ),
     # TensorRT older than the GPU, and engines from another TensorRT (motivated by set I's
     # TensorRT#2332, tita_rl_sim2sim2real#7 and TensorRT#2105).
     (
@@ -96,7 +107,7 @@ REPORTS = [
             "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n"
         ),
         "bitsandbytes-cpu-library-loaded",
-        Category.CPU_ONLY_BUILD,
+        Category.CUDA_RUNTIME_MISSING,
     ),
     (
         "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/448",
