@@ -862,6 +862,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "glibc-older-than-binary": (
+        (
+            "ImportError: /lib64/libm.so.6: version `GLIBC_2.27' not found (required by "
+            "/home/u/env/lib/python3.11/site-packages/torch/lib/../../../../libcurand.so.10)"
+        ),
+    ),
+    "libstdcxx-older-than-binary": (
+        (
+            "ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+            "/opt/conda/lib/python3.10/site-packages/scipy/linalg/_matfuncs_sqrtm_triu.so)"
+        ),
+        "libstdc++.so.6: version `CXXABI_1.3.13' not found (required by /usr/lib/libtorch.so)",
+    ),
     "tensorrt-unsupported-sm": (
         "[TRT] Assertion failed: Unsupported SM.",
         (

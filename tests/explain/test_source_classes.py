@@ -14,6 +14,26 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # glibc's symbol-version check: the OS's C library is older than the wheel's floor.
+    (
+        "https://github.com/KumaTea/pytorch-aarch64/issues/16",
+        (
+            "ImportError: /lib/aarch64-linux-gnu/libc.so.6: version `GLIBC_2.28' not found "
+            "(required by /www/miniconda3/envs/vits/lib/python3.7/site-packages/torch/lib/"
+            "libtorch_python.so)\n"
+        ),
+        "glibc-older-than-binary",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/pytorch/pytorch/issues/1967",
+        (
+            "ImportError: /lib64/tls/libc.so.6: version `GLIBC_2.7' not found (required by "
+            "/home/my/lib/python2.7/site-packages/torch/lib/libTH.so.1)\n"
+        ),
+        "glibc-older-than-binary",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
     # PyTorch's "Found no NVIDIA driver" from a machine without an NVIDIA GPU (motivated
     # by the corpus' CPU-only machines and set I's k8s-device-plugin#812).
     (
