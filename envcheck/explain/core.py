@@ -737,9 +737,16 @@ _NO_ACCESS_IDS = ("container-no-gpu", "wsl1-no-gpu", "no-driver", "no-gpu", "mac
 _NO_CUDA_HERE_IDS = ("macos-no-cuda", "wsl1-no-gpu")
 """Platforms where no CUDA program runs at all: whatever a CUDA message says went
 wrong (a CPU library loaded, a CUDA library missing), the platform is the cause."""
-_NOT_PLATFORM = (Category.OTHER, Category.CAPABILITY, Category.NO_GPU, Category.NO_DRIVER)
-"""Categories the platform does not explain: a running GPU's states and features, and
-a machine with no NVIDIA GPU or driver at all (on macOS that is the fact itself)."""
+_NOT_PLATFORM = (
+    Category.OTHER,
+    Category.CAPABILITY,
+    Category.NO_GPU,
+    Category.NO_DRIVER,
+    Category.PYTHON_UNSUPPORTED,
+)
+"""Categories the platform does not explain: a running GPU's states and features, a
+machine with no NVIDIA GPU or driver at all (on macOS that is the fact itself), and
+pip's choice of wheels for the interpreter."""
 
 _RELATED_IDS: dict[Category, tuple[str, ...]] = {
     Category.CUDNN_MISMATCH: ("cudnn-missing",),

@@ -862,6 +862,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "pip-wheel-tags-unsupported": (
+        "ERROR: torch-1.1.0-cp37-cp37m-linux_x86_64.whl is not a supported wheel on this platform.",
+    ),
     "glibc-older-than-binary": (
         (
             "ImportError: /lib64/libm.so.6: version `GLIBC_2.27' not found (required by "

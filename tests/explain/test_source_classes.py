@@ -14,6 +14,18 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # pip refusing a wheel whose cpXY tag is another Python.
+    (
+        "https://github.com/pytorch/pytorch/issues/4802",
+        (
+            "run pip3 install http://download.pytorch.org/whl/torch-0.3.0.post4-cp35-cp35m-"
+            "macosx_10_6_x86_64.whl\n"
+            "torch-0.3.0.post4-cp35-cp35m-macosx_10_6_x86_64.whl is not a supported wheel on this "
+            "platform.\n"
+        ),
+        "pip-wheel-tags-unsupported",
+        Category.PYTHON_UNSUPPORTED,
+    ),
     # glibc's symbol-version check: the OS's C library is older than the wheel's floor.
     (
         "https://github.com/KumaTea/pytorch-aarch64/issues/16",
