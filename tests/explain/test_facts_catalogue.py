@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from envcheck.errors import InputError
-from envcheck.explain import catalogue
+from envcheck.explain import catalogue, explain
 from envcheck.explain.catalogue import (
     FactPatterns,
     fact_pattern,
@@ -26,6 +26,8 @@ from envcheck.explain.catalogue import (
     load_compiled_all,
     read_all,
 )
+from envcheck.explain.facts import extract, overlay
+from envcheck.matrix import Matrix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -69,6 +71,100 @@ def test_an_unknown_fact_id_is_a_clear_error() -> None:
     ):
         fact_pattern("smi-drivr")
     assert isinstance(fact_patterns(), FactPatterns)
+
+
+SAMPLE_LINES = (
+    (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
+        "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found"
+    ),
+    (
+        r'  File "C:\Users\me\AppData\Local\Programs\Python\Python310\lib\site-packages'
+        r'\tensorflow\__init__.py", line 37'
+    ),
+    "Driver Version                            : 535.104.05",
+    "CUDA Version                              : 12.2",
+    'root@0123456789ab:/workspace# pip install torch==2.1.0+cu118 "jax[cuda12]==0.4.20"',
+    "Successfully installed numpy-1.26.4 onnxruntime-1.17.0",
+    "['AzureExecutionProvider', 'CPUExecutionProvider']",
+    "Linux host 4.4.0-19041-Microsoft #1237-Microsoft",
+    "CUDA_VISIBLE_DEVICES=1 python train.py",
+    "os.environ['NVIDIA_VISIBLE_DEVICES'] = 'all'",
+    (
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+        "PyTorch installation."
+    ),
+    "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_80 sm_90.",
+    "Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.",
+    (
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+        "shared object file"
+    ),
+    "Successfully opened dynamic library libcudart.so.10.2",
+    "UserWarning: multiple CuPy packages are installed",
+    "  cupy-cuda11x, cupy-cuda12x",
+)
+SAMPLE = "\n".join(SAMPLE_LINES)
+"""One line or two per fact (the sample of a log no machine printed)."""
+
+
+def test_extract_reads_the_facts_of_many_rows() -> None:
+    facts = extract(SAMPLE)
+    assert facts.python == "3.10"
+    assert facts.os == "windows"
+    assert facts.pins == (("torch", "2.1.0+cu118"), ("jax", "0.4.20"))
+    assert facts.env == (("CUDA_VISIBLE_DEVICES", "1"), ("NVIDIA_VISIBLE_DEVICES", "all"))
+    assert (facts.driver, facts.driver_cuda) == ("535.104.05", "12.2")
+    assert facts.gpus == (("NVIDIA GeForce RTX 5090", "12.0"),)
+    assert facts.torch_archs == "sm_50,sm_60,sm_70,sm_80,sm_90"
+    assert (facts.cudnn_loaded, facts.cudnn_compiled) == ("8.0.5", "8.1.0")
+    assert facts.cudnn_framework == "tensorflow"
+    assert facts.cudnn_unloadable == ("8",)
+    assert facts.cuda_unloadable == (("cudart", "11.0"),)
+    assert facts.cuda_loaded == (("cudart", "10.2"),)
+    assert facts.container == "docker"
+    assert facts.packages == ("cupy-cuda11x", "cupy-cuda12x")
+    assert facts.jax
+    assert facts.wsl1_kernel == "4.4.0-19041-Microsoft"
+    assert facts.installed == (("numpy", "1.26.4"), ("onnxruntime", "1.17.0"))
+    assert facts.ort_cpu_providers == ("AzureExecutionProvider", "CPUExecutionProvider")
+    torch = next(f for f in overlay(None, facts).frameworks if f.name == "torch")
+    assert torch.cuda_version == "11.8"  # the pin's local label, fact pin-local-cuda
+
+
+def test_every_fact_id_the_code_looks_up_is_a_row_and_every_row_is_looked_up(
+    monkeypatch: pytest.MonkeyPatch, mini_matrix: Matrix
+) -> None:
+    """Drives the code over texts that reach every lookup and records the ids: an id
+    no row has fails at its lookup, and a row no code looks up is dead data."""
+    from envcheck.explain import facts as facts_module
+
+    asked: set[str] = set()
+
+    class Recording(FactPatterns):
+        def __getitem__(self, key: str) -> re.Pattern[str]:
+            asked.add(key)
+            return super().__getitem__(key)
+
+    recording = Recording(fact_patterns())
+    monkeypatch.setattr(facts_module, "fact_patterns", lambda: recording)
+    monkeypatch.setattr(catalogue, "fact_pattern", lambda fid: recording[fid])
+    overlay(None, extract(SAMPLE))
+    # envcheck.explain.core: a jaxlib kernel's "no kernel image", and a companion
+    # named only by its path under site-packages.
+    explain(
+        "jaxlib/gpu/prng_kernels.cc:33: operation gpuGetLastError() failed: no kernel image "
+        "is available for execution on the device",
+        None,
+        mini_matrix,
+    )
+    explain(
+        "OSError: /venv/lib/python3.11/site-packages/torch_cluster/_grid_cuda.so: undefined "
+        "symbol: _ZNK3c104Type14isSubtypeOfExtERKS0_PSo",
+        None,
+        mini_matrix,
+    )
+    assert asked == {row["id"] for row in written_rows()}
 
 
 # -- a copy of the catalogue to break ---------------------------------------------
