@@ -3,11 +3,13 @@
 The catalogue is data beside ``matrices/`` (format: ``signatures/README.md``):
 ``index.toml`` lists the row files in matching order and holds the named regex
 fragments (``[fragments]``) that rows use as ``{name}``; each row file holds
-``[[signature]]`` rows. Every problem raises ``InputError`` naming the file and
-the line of the offending row (or key), through the matrix loader's ``RowReader``.
+``[[signature]]`` rows; ``facts.toml`` holds the ``[[fact]]`` rows, the patterns
+that read facts from the rest of a message (``fact_pattern``). Every problem raises
+``InputError`` naming the file and the line of the offending row (or key), through
+the matrix loader's ``RowReader``.
 
 The table is read once per process (``load_catalogue``) and, after a successful
-load, kept as a ``marshal``-ed copy of the validated rows in the user cache
+load, kept as a ``marshal``-ed copy of the validated rows (both kinds) in the user cache
 directory (beside the compiled matrix), keyed by the files' names, sizes, mtimes
 and CRCs and by this module's own: a warm start skips the TOML parser. Any
 problem with that copy means "no cache"; ``ENVCHECK_NO_CACHE=1`` turns it off.
@@ -21,10 +23,10 @@ import sys
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from envcheck.errors import InputError
-from envcheck.explain.signatures import ALL_FRAMEWORKS, ANALYSES, NONE, Signature
+from envcheck.explain.signatures import ALL_FRAMEWORKS, ANALYSES, NONE, Fact, Signature
 from envcheck.model.finding import Category, Severity
 
 if TYPE_CHECKING:
@@ -33,10 +35,20 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 INDEX = "index.toml"
 COVERAGE = "coverage.toml"
-NOT_ROWS = (INDEX, COVERAGE)
-"""TOML files in the directory that hold no rows (the coverage data is the
-coverage script's, not the loader's)."""
+FACTS = "facts.toml"
+NOT_ROWS = (INDEX, COVERAGE, FACTS)
+"""TOML files in the directory that hold no signature rows (the coverage data is the
+coverage script's, not the loader's; the fact rows are read on their own)."""
 TABLE = "signature"
+FACT_TABLE = "fact"
+
+
+class Catalogue(NamedTuple):
+    """Everything the directory holds for the explainer, validated."""
+
+    signatures: tuple[Signature, ...]
+    facts: tuple[Fact, ...]
+
 
 # Compiled on first use by ``re`` itself: only a parse (a cold cache) needs them.
 _ID = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
@@ -132,20 +144,25 @@ class _Seen:
 
     def __init__(self) -> None:
         self.where: dict[str, tuple[str, int]] = {}
+        self.facts: dict[str, tuple[str, int]] = {}
         self.refs: list[tuple[str, int, int, str, tuple[str, ...]]] = []
         self.fragments_used: set[str] = set()
 
 
-def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
-    r.used.discard("verified")  # a matrix field, not a signature's
-    sid = r.string("id")
+def _id(r: RowReader, where: dict[str, tuple[str, int]]) -> str:
+    """The row's ``id``: lower-case words, not one that ``where`` already holds."""
+    sid: str = r.string("id")
     if not re.match(_ID, sid):
         r.fail("id", f"must be lower-case words joined by '-', got {sid!r}")
-    if sid in seen.where:
-        first, line = seen.where[sid]
+    if sid in where:
+        first, line = where[sid]
         r.fail("id", f"{sid!r} is already the id of the row at {first}:{line}")
-    seen.where[sid] = (r.file, r.line)
+    where[sid] = (r.file, r.line)
+    return sid
 
+
+def _regex(r: RowReader, fragments: Mapping[str, str], seen: _Seen, flags: int = 0) -> str:
+    """The row's ``regex`` with its ``{fragment}`` references expanded; it compiles."""
     written = r.string("regex")
 
     def expand(m: re.Match[str]) -> str:
@@ -157,10 +174,24 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
 
     regex = re.sub(_FRAGMENT_REF, expand, written)
     try:
-        re.compile(regex)
+        re.compile(regex, flags)
     except re.error as exc:
         r.fail("regex", f"does not compile: {exc}")
+    return regex
 
+
+def _emitted_by(r: RowReader) -> str:
+    emitted_by = r.string("emitted_by", required=False)
+    if emitted_by is not None and not re.match(_EMITTED_BY, emitted_by):
+        r.fail("emitted_by", f"expected 'owner/repo:path@<40-hex commit>', got {emitted_by!r}")
+    return emitted_by or ""
+
+
+def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
+    r.used.discard("verified")  # a matrix field, not a signature's
+    sid = _id(r, seen.where)
+
+    regex = _regex(r, fragments, seen)
     frameworks = r.strings("frameworks", required=True)
     for name in frameworks:
         if name not in ALL_FRAMEWORKS:
@@ -180,9 +211,7 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
         r.fail("analysis", f"unknown analysis {analysis!r} (one of {', '.join(ANALYSES)})")
     source: str = r.string("source")
     r.url("source")
-    emitted_by = r.string("emitted_by", required=False)
-    if emitted_by is not None and not re.match(_EMITTED_BY, emitted_by):
-        r.fail("emitted_by", f"expected 'owner/repo:path@<40-hex commit>', got {emitted_by!r}")
+    emitted_by = _emitted_by(r)
     r.string("note", required=False)
     supersedes = r.strings("supersedes")
     explains = r.strings("explains")
@@ -202,13 +231,51 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
         severity=severity,
         analysis=NONE if analysis is None else analysis,
         supersedes=supersedes,
-        emitted_by=emitted_by or "",
+        emitted_by=emitted_by,
         explains=explains,
     )
 
 
+def _fact(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Fact:
+    r.used.difference_update(("verified", "note"))  # matrix fields, not a fact's
+    fid = _id(r, seen.facts)
+    ignorecase = bool(r.boolean("ignorecase"))
+    multiline = bool(r.boolean("multiline"))
+    flags = (re.IGNORECASE if ignorecase else 0) | (re.MULTILINE if multiline else 0)
+    regex = _regex(r, fragments, seen, flags)
+    return Fact(
+        id=fid,
+        regex=regex,
+        reads=r.string("reads"),
+        ignorecase=ignorecase,
+        multiline=multiline,
+        source=r.url("source") or "",
+        emitted_by=_emitted_by(r),
+    )
+
+
+def _read_facts(directory: Path, fragments: Mapping[str, str], seen: _Seen) -> tuple[Fact, ...]:
+    from envcheck.matrix.load import _rows, _unknown_tables
+
+    path = directory / FACTS
+    text, doc = _read(path)
+    file = str(path)
+    _unknown_tables(doc, file, text, (FACT_TABLE,))
+    rows = _rows(file, text, doc, FACT_TABLE, lambda r: _fact(r, fragments, seen))
+    if not rows:
+        raise InputError(file, None, f"no [[{FACT_TABLE}]] rows")
+    return tuple(rows)
+
+
 def read_catalogue(directory: Path) -> tuple[Signature, ...]:
-    """Parse and validate every row file of ``directory`` (no cache), in order."""
+    """Parse and validate every file of ``directory`` (no cache); the signature rows
+    in order."""
+    return read_all(directory).signatures
+
+
+def read_all(directory: Path) -> Catalogue:
+    """Parse and validate every file of ``directory`` (no cache): the signature rows
+    in order and the fact rows."""
     from envcheck.matrix.load import _rows, _unknown_tables
 
     paths, fragments, index_path, index_text = _index(directory)
@@ -222,6 +289,7 @@ def read_catalogue(directory: Path) -> tuple[Signature, ...]:
         if not rows:
             raise InputError(file, None, f"no [[{TABLE}]] rows")
         out.extend(rows)
+    facts = _read_facts(directory, fragments, seen)
     for file, line, index, key, ids in seen.refs:
         for other in ids:
             if other not in seen.where:
@@ -232,12 +300,12 @@ def read_catalogue(directory: Path) -> tuple[Signature, ...]:
         if name not in seen.fragments_used:
             at = _key_line(index_text, name, _header_line(index_text, "fragments") or 1)
             raise InputError(str(index_path), at, f"fragment '{name}' is used by no row")
-    return tuple(out)
+    return Catalogue(tuple(out), facts)
 
 
 # -- the compiled copy -------------------------------------------------------------
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 MAGIC = "envcheck compiled signatures"
 
 
@@ -284,6 +352,9 @@ _FIELDS = (
 )  # fmt: skip
 
 
+_FACT_FIELDS = ("id", "regex", "reads", "ignorecase", "multiline", "source", "emitted_by")
+
+
 def _plain(sig: Signature) -> tuple[Any, ...]:
     return tuple(
         getattr(sig, name).value if name in ("category", "severity") else getattr(sig, name)
@@ -291,7 +362,7 @@ def _plain(sig: Signature) -> tuple[Any, ...]:
     )
 
 
-def read_cache(path: Path, key: str) -> Optional[tuple[Signature, ...]]:
+def read_cache(path: Path, key: str) -> Optional[Catalogue]:
     """The rows stored under ``key`` in ``path``; None for anything else."""
     import marshal
 
@@ -301,7 +372,7 @@ def read_cache(path: Path, key: str) -> Optional[tuple[Signature, ...]]:
         return None
     try:
         stored = marshal.loads(path.read_bytes())
-        if not (isinstance(stored, tuple) and len(stored) == 3 and stored[:2] == (MAGIC, key)):
+        if not (isinstance(stored, tuple) and len(stored) == 4 and stored[:2] == (MAGIC, key)):
             return None
         out = []
         for values in stored[2]:
@@ -309,34 +380,66 @@ def read_cache(path: Path, key: str) -> Optional[tuple[Signature, ...]]:
             row["category"] = Category(row["category"])
             row["severity"] = Severity(row["severity"])
             out.append(Signature(**row))
+        facts = tuple(Fact(**dict(zip(_FACT_FIELDS, values))) for values in stored[3])
     except Exception:  # noqa: BLE001 - truncated, foreign or stale: parse the files
         return None
-    return tuple(out) or None
+    return Catalogue(tuple(out), facts) if out and facts else None
 
 
-def write_cache(path: Path, key: str, rows: tuple[Signature, ...]) -> bool:
-    """Store ``rows`` under ``key`` atomically; False (and no file) on failure."""
+def write_cache(path: Path, key: str, catalogue: Catalogue) -> bool:
+    """Store ``catalogue`` under ``key`` atomically; False (and no file) on failure."""
     import marshal
 
     from envcheck.matrix.cache import write_atomic
 
-    return write_atomic(path, lambda: marshal.dumps((MAGIC, key, tuple(_plain(s) for s in rows))))
+    signatures = tuple(_plain(s) for s in catalogue.signatures)
+    facts = tuple(tuple(getattr(f, name) for name in _FACT_FIELDS) for f in catalogue.facts)
+    return write_atomic(path, lambda: marshal.dumps((MAGIC, key, signatures, facts)))
+
+
+def load_compiled_all(directory: Path, env: Optional[Mapping[str, str]] = None) -> Catalogue:
+    """``directory``'s rows through the compiled copy (parse and validate on a miss)."""
+    from envcheck.matrix.cache import cache_disabled, through_cache
+
+    if cache_disabled(env):
+        return read_all(directory)
+    key = cache_key(directory)
+    path = None if key is None else cache_file(directory)
+    return through_cache(key, path, read_cache, write_cache, lambda: read_all(directory))
 
 
 def load_compiled(
     directory: Path, env: Optional[Mapping[str, str]] = None
 ) -> tuple[Signature, ...]:
-    """``directory``'s rows through the compiled copy (parse and validate on a miss)."""
-    from envcheck.matrix.cache import cache_disabled, through_cache
-
-    if cache_disabled(env):
-        return read_catalogue(directory)
-    key = cache_key(directory)
-    path = None if key is None else cache_file(directory)
-    return through_cache(key, path, read_cache, write_cache, lambda: read_catalogue(directory))
+    """``directory``'s signature rows through the compiled copy."""
+    return load_compiled_all(directory, env).signatures
 
 
 @functools.lru_cache(maxsize=4)
+def _load(directory: Optional[str]) -> Catalogue:
+    return load_compiled_all(bundled_dir() if directory is None else Path(directory))
+
+
 def load_catalogue(directory: Optional[str] = None) -> tuple[Signature, ...]:
-    """The rows of ``directory`` (default: the bundled catalogue), once per process."""
-    return load_compiled(bundled_dir() if directory is None else Path(directory))
+    """The signature rows of ``directory`` (default: the bundled catalogue), once per process."""
+    return _load(directory).signatures
+
+
+class FactPatterns(dict[str, re.Pattern[str]]):
+    """The compiled fact patterns by id; an id no row has is a clear error."""
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        raise KeyError(f"no [[{FACT_TABLE}]] row of signatures/{FACTS} has the id {key!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def fact_patterns(directory: Optional[str] = None) -> FactPatterns:
+    """The fact patterns of ``directory`` (default: the bundled catalogue) by id, once
+    per process (read with the signature rows, through the same compiled copy)."""
+    return FactPatterns((f.id, f.pattern) for f in _load(directory).facts)
+
+
+def fact_pattern(fid: str) -> re.Pattern[str]:
+    """The compiled pattern of the bundled fact row ``fid`` (KeyError naming it when
+    no row has it)."""
+    return fact_patterns()[fid]

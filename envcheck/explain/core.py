@@ -368,14 +368,6 @@ def _message_only(m: Match, facts: Optional[MessageFacts]) -> Finding:
     )
 
 
-# Kernels compiled into a binary ahead of time are found through the runtime API;
-# "no kernel image" from one of these calls is the binary's missing architecture.
-# jaxlib's own CUDA kernels (jaxlib/gpu/*.cc, e.g. prng_kernels.cc) are such binaries too.
-_AHEAD_OF_TIME = re.compile(
-    r"cudaGetFuncBySymbol|cudaLaunchKernel|cudaFuncGetAttributes|gpuGetLastError|jaxlib/gpu/"
-)
-
-
 def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> Finding:
     """ "No kernel image" from code XLA compiled itself.
 
@@ -383,13 +375,17 @@ def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> 
     (openxla/xla xla/service/gpu/nvptx_compiler.cc), so an architecture the wheel lacks
     is not the reason; the usual one is a ptxas of a newer CUDA than the driver, whose
     output the driver cannot load. A kernel compiled ahead of time (found through the
-    runtime API) or a doctor error naming the architecture keeps the arch reading."""
+    runtime API, fact ``ahead-of-time-kernel``) or a doctor error naming the architecture
+    keeps the arch reading."""
+    from envcheck.explain.catalogue import fact_pattern
+
+    ahead_of_time = fact_pattern("ahead-of-time-kernel")
     if (
         m.signature.id != "no-kernel-image"
         or facts is None
         or not facts.jax
         or m.root_cause is not None
-        or any(_AHEAD_OF_TIME.search(text) for _n, text in m.lines)
+        or any(ahead_of_time.search(text) for _n, text in m.lines)
     ):
         return finding
     return replace(
@@ -1182,19 +1178,12 @@ _MODULE_PACKAGES = {
 }
 
 
-# The first path component under site-packages names the package a shared object
-# belongs to (torch_scatter/_version_cuda.so), or the module itself when the
-# extension sits at the top (flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so).
-_SITE_MODULE = re.compile(
-    r"(?:site|dist)-packages[/\\](?!torch[/\\])([A-Za-z_][\w-]{0,80}?)"
-    r"(?:[/\\]|\.cpython|\.abi3|\.so|\.pyd)"
-)
-
-
 def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
-    """The companion the loader or its own check names (from the .so path or the
-    operator's namespace), judged against the torch the message or snapshot shows."""
+    """The companion the loader or its own check names (from the .so path, fact
+    ``site-packages-module``, or the operator's namespace), judged against the torch
+    the message or snapshot shows."""
     from envcheck import names
+    from envcheck.explain.catalogue import fact_pattern
 
     own = m.facts.get("lib") or ""
     if own.startswith(("libtorch", "libc10")):
@@ -1203,7 +1192,7 @@ def _companion(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
     module = m.facts.get("lib") or m.facts.get("lib2")
     if not module:
         for _n, line in m.lines:
-            where = _SITE_MODULE.search(line)
+            where = fact_pattern("site-packages-module").search(line)
             if where:
                 module = where.group(1)
                 break

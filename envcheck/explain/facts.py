@@ -9,17 +9,19 @@ snapshot (or an empty one), so ``explain`` judges them with the doctor's own
 rules instead of rules of its own. They describe the process that failed, so
 they are labelled "from the message" wherever they are shown.
 
-Every pattern is anchored to a short window and runs on bounded lines, so a
+The patterns are data: the ``[[fact]]`` rows of ``signatures/facts.toml``, looked
+up here by id (``fact_patterns``), with the comments on where each wording comes
+from. Every pattern is anchored to a short window and runs on bounded lines, so a
 hostile log stays linear.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from envcheck.explain.catalogue import fact_patterns
 from envcheck.model._fields import frozen_map
 from envcheck.model.snapshot import (
     FROM_MESSAGE,
@@ -38,150 +40,11 @@ if TYPE_CHECKING:
 MAX_LINES = 5000
 MAX_LINE = 4096
 
-_PY_BANNER = re.compile(r"^\s*Python (\d\.\d{1,2})\.\d{1,3}\b[^\n]{0,40}\(")
-_PY_PATH = re.compile(r"[/\\][Pp]ython(\d\.\d{1,2})[/\\](?:site|dist)-packages[/\\]")
-_PY_WIN = re.compile(r"[/\\]Python(3)(\d{1,2})[/\\]")
-_WIN_PATH = re.compile(r"(?:^|[\s\"'(])[A-Za-z]:\\")
-# A DLL name (cudart64_110.dll, cudnn64_8.dll) is as Windows as a drive path.
-_WIN_DLL = re.compile(r"\b[\w.-]{1,80}\.dll\b", re.IGNORECASE)
-_PIP = re.compile(r"\bpip3?(?:\.exe)?\"?\s+install\s+(.{1,1000})")
-_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]{0,80})(?:\[[\w,-]{1,80}\])?==([\w.+!-]{1,60})$")
-_ENV = re.compile(
-    r"(?:^|[\s;&])(?:export\s+|set\s+|%env\s+)?"
-    r"(CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)"
-    r"=(\"[^\"]{0,200}\"|'[^']{0,200}'|[^\s;&]{0,200})"
-)
-# PyTorch prints the CUDA version the driver supports as an integer (11040 = 11.4).
-_DRIVER_CUDA = re.compile(
-    r"driver on your system is too old \(found version (\d{4,5})\)", re.IGNORECASE
-)
-# nvidia-smi's header: "Driver Version: 550.54.14   CUDA Version: 12.4" in the table, and
-# from R610 on "KMD Version: 610.43.02   CUDA UMD Version: 13.3" (NVIDIA's nvidia-smi page,
-# https://docs.nvidia.com/deploy/nvidia-smi/index.html). ``nvidia-smi -q`` aligns the colon
-# ("Driver Version      : 610.57.04 [Deprecated; ...]") and puts the CUDA line below.
-_SMI = re.compile(
-    r"\b(?:KMD|Driver) Version(\s{0,60}):\s{0,4}(\d{3}\.\d{1,3}(?:\.\d{1,3})?)"
-    r"(?:\s{1,40}CUDA (?:UMD )?Version:\s{0,4}(\d{1,2}\.\d{1,2}))?"
-)
-# The ``-q`` CUDA line: only within a few lines after a ``-q`` driver line, so a stray
-# "CUDA Version: 12.1" in a log is not taken for the driver's.
-_SMI_Q_CUDA = re.compile(r"^\s{0,8}CUDA (?:UMD )?Version\s{1,60}:\s{0,4}(\d{1,2}\.\d{1,2})\b")
 _SMI_Q_WINDOW = 4
-# The driver version other tools print: TensorFlow's stream_executor/cuda/cuda_diagnostics.cc
-# ("kernel reported version is: 418.67.0", the kernel module's; "libcuda reported version
-# is: ...", the user-space library's) and the NGC containers' entrypoint banner
-# (triton-inference-server/server nvidia_entrypoint.sh, b6d0fcd: "version 455.45 was
-# detected and compatibility mode is UNAVAILABLE").
-_DRIVER_SAID = re.compile(
-    r"(?:kernel|libcuda) reported version is: (\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"
-    r"|version (\d{3}\.\d{1,3}(?:\.\d{1,3})?) was detected and compatibility mode is"
-)
-# A GPU and its compute capability as PyTorch and TensorFlow name them.
-_GPU_SM = re.compile(r"(?:^|:\s)\s{0,4}([A-Z][^:\n]{1,60}?) with CUDA capability sm_(\d{2,3})\b")
-_GPU_FOUND = re.compile(r"Found GPU\d{1,2} (.{1,60}?) which is of cuda capability (\d{1,2}\.\d)")
-_GPU_TF = re.compile(
-    r"name: ([^,:\n]{1,60}?),? (?:pci bus id: [^,]{0,20}, )?"
-    r"(?:compute capability: |computeCapability: )(\d{1,2}\.\d)"
-)
-# An NVIDIA product named in prose ("I use a Geforce GT 730"): brand and model, or a
-# bare RTX/GTX model. Only names the matrix knows are kept (``known_gpus``).
-_GPU_PROSE = re.compile(
-    r"\b((?:NVIDIA\s)?(?:GeForce|Quadro|Tesla|TITAN)\s(?:[A-Z]{1,4}\s?)?\d{2,4}[A-Z]{0,2}"
-    r"|(?:NVIDIA\s)?(?:RTX|GTX)\s?\d{3,4})"
-    r"((?:\s(?:Ti|SUPER|Laptop GPU|Laptop|Mobile|Max-Q))?)\b",
-    re.IGNORECASE,
-)
-_TORCH_ARCHS = re.compile(
-    r"PyTorch install supports CUDA capabilities((?: sm_\d{2,3}[a-z]?){1,30})"
-)
-# TensorFlow's and XLA's cuda_dnn.cc: the cuDNN the process loaded and the one the
-# build was compiled with (TF 1.x printed 7.0.5 as 7005).
-_CUDNN_LOADED = re.compile(
-    r"Loaded runtime CuDNN library: (\d{1,2}(?:\.\d{1,3}){0,2}|\d{4,5})"
-    r"(?: \(compatibility version \d{1,6}\))? but source was compiled with:? "
-    r"(\d{1,2}(?:\.\d{1,3}){0,2}|\d{4,5})\b"
-)
-# PyTorch's torch.backends.cudnn check: "(8, 9, 2)" tuples since 1.12, cuDNN's
-# integer version (7102) before.
-_TORCH_CUDNN = re.compile(
-    r"PyTorch was compiled\s+against \((\d{1,2}), (\d{1,2}), (\d{1,3})\) but "
-    r"(?:found runtime version|linked against) \((\d{1,2}), (\d{1,2}), (\d{1,3})\)"
-    r"|PyTorch was compiled\s+against (\d{4,5}) but linked against (\d{4,5})"
-)
-# PaddlePaddle's start-up check (major.minor only).
-_PADDLE_CUDNN = re.compile(
-    r"The installed Paddle is compiled with CUDNN (\d{1,2}\.\d{1,2}), but CUDNN version in "
-    r"your machine is (\d{1,2}\.\d{1,2})"
-)
-# Which framework printed it: JAX builds XLA as external/xla (older jaxlib as
-# external/org_tensorflow); TensorFlow's own paths are tensorflow/... and, from 2.15,
-# external/local_xla. A bare "cuda_dnn.cc:456]" says neither.
-_JAX = re.compile(
-    r"\bjax(?:lib)?\b|jax_cuda|jax-cuda|external/xla/xla/|external/org_tensorflow/",
-    re.IGNORECASE,
-)
-_TF = re.compile(r"\btensorflow\b|external/local_xla/", re.IGNORECASE)
-# A cuDNN library of a major that the failing process could not open (not one whose
-# own dependency was missing: "libcudnn_cnn_infer.so.8. Error: libcuda.so: ...").
-_CUDNN_UNLOADABLE = re.compile(
-    r"\blibcudnn\w{0,40}\.so\.(\d{1,2})[\d.]{0,20}: cannot open shared object file"
-    r"|Could not load dynamic library 'libcudnn\w{0,40}\.so\.(\d{1,2})'"
-    r"|\bcudnn(?:_\w{1,40})?64_(\d{1,2})\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
-    r"|Could not load library (?:lib)?cudnn_\w{1,40}?\.so\.(\d{1,2})\. Error: "
-    r"(?:lib)?cudnn_?\w{0,40}\.so[\d.]{0,20}: cannot open"
-    r"|Unable to load any of \{libcudnn\w{0,40}\.so\.(\d{1,2})"
-)
-# A CUDA library whose soname carries the CUDA version (libcudart.so.11.0,
-# libcublasLt.so.11, cudart64_110.dll, nvrtc64_112_0.dll) that the process could not open,
-# in the loader wordings cuda-shared-library-missing lists (glibc, TensorFlow's DSO loader,
-# CTranslate2's "is not found", ctypes' "Could not find module '...' (or one of its").
-_CUDA_SO = r"(cudart|cublasLt|cublas|nvrtc)"
-_CUDA_UNLOADABLE = re.compile(
-    r"\blib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12}: cannot open shared object"
-    r"|Could not load dynamic library 'lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)'"
-    r"|Could not load dynamic library '" + _CUDA_SO + r"64_(\d{2,3})(?:_\d{1,2})?\.dll'"
-    # CTranslate2's cublas_stub.cc: "Library libcublas.so.11 is not found or cannot be loaded".
-    r"|\bLibrary lib" + _CUDA_SO + r"\.so\.(\d{1,2}(?:\.\d{1,2})?)[\d.]{0,12} is not found\b"
-    r"|\b"
-    + _CUDA_SO
-    + r"64_(\d{2,3})(?:_\d{1,2})?\.dll(?:(?:'| was| is)? not found|' \(or one of its)"
-)
-# cupy/_environment.py lists the CuPy distributions it found on the line after its warning.
-_CUPY_DUPLICATES = re.compile(r"multiple CuPy packages are installed")
-_CUPY_LIST = re.compile(r"^\W{0,40}(cupy[\w.-]{0,30}(?:, cupy[\w.-]{0,30}){1,8})\s*$")
-# TensorFlow's dso_loader.cc: the CUDA runtime the process did open, whose soname names
-# the CUDA its build needs ("Successfully opened dynamic library libcudart.so.10.2").
-_CUDA_LOADED = re.compile(
-    r"Successfully opened dynamic library (?:lib)?" + _CUDA_SO + r"(?:\.so\.|64_)"
-    r"(\d{1,2}(?:\.\d{1,2})?|\d{2,3})\b"
-)
-# A pasted container session: Docker's default prompt (root@ and the 12-hex container
-# id), a `docker run` line, or the /workspace working directory images use.
-_CONTAINER = re.compile(
-    r"\broot@[0-9a-f]{12}:|(?:^|[\s$#>])docker (?:container )?run\b|(?:^|[\s'\"(=])/workspace/"
-)
-# WSL 1 has no Linux kernel and reports a fixed release ending in "-Microsoft"
-# (capital M); see envcheck.detect.platform.wsl_version_of.
-_WSL1_KERNEL = re.compile(r"\b(\d\.\d{1,2}\.\d{1,3}-\d{4,6}-Microsoft)\b")
-# onnxruntime's provider list as Python prints it (get_available_providers(),
-# InferenceSession.get_providers()): a list of *ExecutionProvider names.
-_ORT_PROVIDERS = re.compile(
-    r"\[\s{0,4}'(\w{1,40}ExecutionProvider)'((?:\s{0,4},\s{0,4}'\w{1,40}ExecutionProvider'){0,12})\s{0,4}\]"
-)
+"""How many lines below an ``nvidia-smi -q`` driver line its CUDA line (fact
+``smi-q-cuda``) is looked for, so a stray "CUDA Version: 12.1" in a log is not taken
+for the driver's."""
 _ORT_GPU_PROVIDERS = ("CUDAExecutionProvider", "TensorrtExecutionProvider")
-# pip's summary after an install (pip/_internal/commands/install.py): name-version
-# of every distribution it installed.
-_PIP_INSTALLED = re.compile(r"^\s{0,8}Successfully installed (.{1,8000})")
-_NAME_VERSION = re.compile(
-    r"^([A-Za-z0-9][A-Za-z0-9._]{0,80}(?:-[A-Za-z][A-Za-z0-9._]{0,40}){0,4})-(\d[\w.!+]{0,40})$"
-)
-_GPUS_FLAG = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|--device[= ]nvidia")
-# macOS's dynamic loader (dyld) and file system layout.
-_MACOS = re.compile(r"\bdyld\b|/System/Volumes/|\bDarwin\b|\.dylib\b|/Users/[\w.-]{1,40}/")
-_PY_ENV = re.compile(
-    r"os\.environ\[\s*[\"'](CUDA_VISIBLE_DEVICES|NVIDIA_VISIBLE_DEVICES)[\"']\s*\]\s*=\s*"
-    r"[\"']([^\"']{0,200})[\"']"
-)
 
 
 @dataclass(frozen=True)
@@ -317,6 +180,8 @@ def extract(text: str) -> MessageFacts:
     """Read the facts of ``text`` (first MAX_LINES lines, MAX_LINE chars each)."""
     from envcheck import names
 
+    fact = fact_patterns()
+    gpu_patterns = (fact["gpu-sm"], fact["gpu-found"], fact["gpu-tf"])
     python: Optional[str] = None
     os_name: Optional[str] = None
     pins: dict[str, tuple[str, str]] = {}
@@ -347,56 +212,61 @@ def extract(text: str) -> MessageFacts:
             break
         line = raw[:MAX_LINE]
         if python is None:
-            m = _PY_BANNER.match(line) or _PY_PATH.search(line)
+            m = fact["python-banner"].match(line) or fact["python-site-path"].search(line)
             if m:
                 python = m.group(1)
             else:
-                w = _PY_WIN.search(line)
+                w = fact["python-windows-dir"].search(line)
                 if w:
                     python = f"{w.group(1)}.{w.group(2)}"
-        if os_name is None and (_WIN_PATH.search(line) or _WIN_DLL.search(line)):
+        if os_name is None and (
+            fact["windows-drive-path"].search(line) or fact["windows-dll"].search(line)
+        ):
             os_name = "windows"
-        container = container or _CONTAINER.search(line) is not None
+        container = container or fact["container-session"].search(line) is not None
         if "Successfully installed" in line:
-            done = _PIP_INSTALLED.match(line)
+            done = fact["pip-installed"].match(line)
             for word in done.group(1).split()[:200] if done else ():
-                nv = _NAME_VERSION.match(word)
+                nv = fact["name-version"].match(word)
                 if nv is not None:
                     installed.setdefault(names.canonical(nv.group(1)), nv.group(2))
         if not ort_cpu and "ExecutionProvider'" in line and "pplied providers" not in line:
-            o = _ORT_PROVIDERS.search(line)
+            o = fact["ort-providers"].search(line)
             if o is not None:
-                listed = (o.group(1), *re.findall(r"\w+ExecutionProvider", o.group(2)))
+                listed = (o.group(1), *fact["ort-provider-name"].findall(o.group(2)))
                 if not any(n in _ORT_GPU_PROVIDERS for n in listed):
                     ort_cpu = listed
         if wsl1_kernel is None and "Microsoft" in line:
-            k = _WSL1_KERNEL.search(line)
+            k = fact["wsl1-kernel"].search(line)
             wsl1_kernel = k.group(1) if k else None
-        gpu_flag = gpu_flag or _GPUS_FLAG.search(line) is not None
-        macos = macos or _MACOS.search(line) is not None
-        p = _PIP.search(line)
+        gpu_flag = gpu_flag or fact["docker-gpu-flag"].search(line) is not None
+        macos = macos or fact["macos"].search(line) is not None
+        p = fact["pip-install"].search(line)
         if p:
             for word in p.group(1).replace('"', " ").replace("'", " ").split()[:50]:
-                pin = _PIN.match(word)
+                pin = fact["pip-pin"].match(word)
                 fw = names.framework_of(pin.group(1), aliases=False) if pin else None
                 if pin and fw:
                     pins.setdefault(fw, (names.canonical(pin.group(1)), pin.group(2)))
-        for m in (*_ENV.finditer(line), *_PY_ENV.finditer(line)):
+        for m in (
+            *fact["env-assignment"].finditer(line),
+            *fact["python-env-assignment"].finditer(line),
+        ):
             env[m.group(1)] = m.group(2).strip("\"'")
         if driver_cuda is None:
-            d = _DRIVER_CUDA.search(line)
+            d = fact["torch-driver-cuda"].search(line)
             if d:
                 number_ = int(d.group(1))
                 driver_cuda = f"{number_ // 1000}.{number_ % 1000 // 10}"
         if driver is None:
-            d = _SMI.search(line)
+            d = fact["smi-driver"].search(line)
             if d and parse_driver_version(d.group(2)) is not None:
                 driver = d.group(2)
                 driver_cuda = driver_cuda or d.group(3)
                 if d.group(1):
                     smi_q_line = number
             else:
-                said = _DRIVER_SAID.search(line)
+                said = fact["driver-reported"].search(line)
                 version = (said.group(1) or said.group(2)) if said else None
                 if version and parse_driver_version(version) is not None:
                     stated = version.removesuffix(".0") if version.count(".") == 2 else version
@@ -406,59 +276,61 @@ def extract(text: str) -> MessageFacts:
                     else:
                         driver = stated
         elif driver_cuda is None and 0 < number - smi_q_line <= _SMI_Q_WINDOW:
-            q = _SMI_Q_CUDA.match(line)
+            q = fact["smi-q-cuda"].match(line)
             if q:
                 driver_cuda = q.group(1)
-        for g in (_GPU_SM, _GPU_FOUND, _GPU_TF):
+        for g in gpu_patterns:
             for gm in g.finditer(line):
                 cc = parse_compute_capability(gm.group(2))
                 name = gm.group(1).strip()
                 if cc is not None and len(gpus) < 16:
                     gpus.setdefault(name, (name, f"{cc.major}.{cc.minor}"))
-        for gm in _GPU_PROSE.finditer(line):
+        for gm in fact["gpu-prose"].finditer(line):
             if len(prose_gpus) < 4:
                 prose_gpus[" ".join((gm.group(1) + gm.group(2)).split())] = None
         if archs is None:
-            a = _TORCH_ARCHS.search(line)
+            a = fact["torch-archs"].search(line)
             if a:
                 archs = ",".join(a.group(1).split())
         if cudnn is None:
-            c = _CUDNN_LOADED.search(line)
+            c = fact["cudnn-loaded"].search(line)
             if c:
                 cudnn = (_cudnn_version(c.group(1)), _cudnn_version(c.group(2)))
-            t = _TORCH_CUDNN.search(line)
+            t = fact["torch-cudnn"].search(line)
             if t and t.group(1):
                 cudnn = (".".join(t.group(4, 5, 6)), ".".join(t.group(1, 2, 3)))
                 cudnn_by = "torch"
             elif t:
                 cudnn = (_cudnn_version(t.group(8)), _cudnn_version(t.group(7)))
                 cudnn_by = "torch"
-            pd = _PADDLE_CUDNN.search(line)
+            pd = fact["paddle-cudnn"].search(line)
             if pd:
                 cudnn = (pd.group(2), pd.group(1))
                 cudnn_by = "paddle"
-        for u in _CUDNN_UNLOADABLE.finditer(line):
+        for u in fact["cudnn-unloadable"].finditer(line):
             if len(unloadable) < 4:
                 unloadable[next(g for g in u.groups() if g)] = None
-        for u in _CUDA_UNLOADABLE.finditer(line):
+        for u in fact["cuda-unloadable"].finditer(line):
             if len(cuda_unloadable) < 4:
                 cuda_unloadable[_cuda_soname(*(g for g in u.groups() if g))] = None
-        if _CUPY_DUPLICATES.search(line):
+        if fact["cupy-duplicates"].search(line):
             listing = 6
         elif listing and not packages:
             listing -= 1
-            found = _CUPY_LIST.match(line.split(") ", 1)[-1] if line.startswith("(") else line)
+            found = fact["cupy-list"].match(
+                line.split(") ", 1)[-1] if line.startswith("(") else line
+            )
             if found:
                 packages = tuple(p.strip() for p in found.group(1).split(","))
-        for u in _CUDA_LOADED.finditer(line):
+        for u in fact["cuda-loaded"].finditer(line):
             if len(cuda_loaded) < 4:
                 cuda_loaded[_cuda_soname(*(g for g in u.groups() if g))] = None
-        if not jax and _JAX.search(line):
+        if not jax and fact["jax-shown"].search(line):
             jax = True
         if cudnn_by is None:
-            if _JAX.search(line):
+            if fact["jax-shown"].search(line):
                 cudnn_by = "jax"
-            elif _TF.search(line):
+            elif fact["tensorflow-shown"].search(line):
                 cudnn_by = "tensorflow"
     if os_name is None and macos:
         os_name = "darwin"
@@ -645,7 +517,7 @@ def _with_cudnn(
 def _framework(name: str, package: str, version: str) -> Framework:
     local = version.split("+", 1)[1] if "+" in version else None
     cuda = None
-    if local and re.fullmatch(r"cu\d{3,4}", local):
+    if local and fact_patterns()["pin-local-cuda"].fullmatch(local):
         digits = local[2:]
         cuda = f"{digits[:-1]}.{digits[-1]}"
     return Framework(

@@ -1,4 +1,4 @@
-"""Known CUDA / cuDNN / driver / NVML error signatures: the row type and its vocabulary.
+"""Known CUDA / cuDNN / driver / NVML error signatures: the row types and their vocabulary.
 
 The rows themselves are data: ``signatures/*.toml`` beside ``matrices/`` (format:
 ``signatures/README.md``), read by :mod:`envcheck.explain.catalogue` the first
@@ -16,6 +16,9 @@ Named groups are facts the explainer uses to build a concrete root cause:
 ``sm`` (a GPU architecture), ``lib`` (a shared library), ``major`` (its major
 version), ``loaded``/``compiled`` (cuDNN versions), ``found``/``built``
 (versions JAX or PyTorch compares), ``code`` (an error code name).
+
+The patterns that read facts from the rest of a message (the interpreter banner,
+nvidia-smi's header, ...) are data too: ``Fact`` rows of ``signatures/facts.toml``.
 """
 
 from __future__ import annotations
@@ -82,6 +85,30 @@ class Signature:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern", re.compile(self.regex))
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One pattern that reads a fact from a message or log (``signatures/facts.toml``),
+    looked up by id (``envcheck.explain.catalogue.fact_pattern``); what its groups mean
+    is the reading code's."""
+
+    id: str
+    regex: str
+    """The pattern as compiled: fragments expanded."""
+    reads: str
+    """What it reads, one line (documentation only)."""
+    ignorecase: bool = False
+    multiline: bool = False
+    source: str = ""
+    """Where the wording comes from (an http(s) URL), when a page documents it."""
+    emitted_by: str = ""
+    """The file that prints the text, ``owner/repo:path@commit``, when known."""
+    pattern: Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        flags = (re.IGNORECASE if self.ignorecase else 0) | (re.MULTILINE if self.multiline else 0)
+        object.__setattr__(self, "pattern", re.compile(self.regex, flags))
 
 
 def __getattr__(name: str) -> Any:

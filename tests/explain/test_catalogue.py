@@ -81,6 +81,12 @@ def test_no_message_pattern_remains_in_python() -> None:
     text = (ROOT / "envcheck" / "explain" / "signatures.py").read_text(encoding="utf-8")
     assert "Signature(" not in text
     assert "regex=" not in text
+    # The facts reader's patterns are facts.toml's rows (tests/explain/test_facts_catalogue.py).
+    facts = (ROOT / "envcheck" / "explain" / "facts.py").read_text(encoding="utf-8")
+    assert "import re\n" not in facts
+    assert not re.search(r"\bre\.\w+\(", facts)
+    core = (ROOT / "envcheck" / "explain" / "core.py").read_text(encoding="utf-8")
+    assert "re.compile(" not in core
 
 
 # -- a copy of the catalogue to break ---------------------------------------------

@@ -49,6 +49,7 @@ def test_wheel_ships_the_matrix_and_an_installed_copy_loads_it(tmp_path: Path) -
     expected_sigs = sorted(p.name for p in (ROOT / "signatures").glob("*.toml"))
     assert set(expected_sigs) <= set(shipped_sigs)
     assert "index.toml" in shipped_sigs
+    assert "facts.toml" in shipped_sigs
     assert not any(n.startswith("signatures/") for n in names)
 
     site = tmp_path / "site"
