@@ -318,6 +318,7 @@ def explain(
     )
     findings = tuple(_xla_compiled(m, f, facts) for m, f in zip(ordered, findings))
     findings = _env_first(findings + stated, facts)
+    findings = _non_nvidia_gpu_first(findings, facts)
     if facts and matrix is not None:
         too_old = _driver_below_needed_cuda(facts, matrix)
         if too_old is not None and too_old.category not in {f.category for f in findings[:1]}:
@@ -448,6 +449,46 @@ def _env_first(findings: tuple[Finding, ...], facts: Optional[MessageFacts]) -> 
             key=lambda f: (f.severity.rank, f.category != Category.ENV_VAR_HIDES_GPU),
         )
     )
+
+
+NON_NVIDIA_GPU = "gpu-not-nvidia"
+_NO_NVIDIA_EXPLAINS = (
+    Category.NO_DRIVER,
+    Category.NO_GPU,
+    Category.CPU_ONLY_BUILD,
+    Category.ENV_VAR_HIDES_GPU,
+    Category.DRIVER_TOO_OLD,
+)
+"""First causes that a machine without an NVIDIA GPU produces: no driver found, no
+device, a CPU build, CUDA's "insufficient driver" (35) with no driver at all."""
+
+
+def _non_nvidia_gpu_first(
+    findings: tuple[Finding, ...], facts: Optional[MessageFacts]
+) -> tuple[Finding, ...]:
+    """A text that names only a GPU of another vendor (an AMD, Intel or Apple GPU) and
+    fails the way a machine without an NVIDIA GPU does: that GPU is the cause."""
+    if not facts or not facts.other_gpus or facts.gpus or facts.gpu_names or not findings:
+        return findings
+    top = findings[0]
+    if top.id == UNRECOGNISED or top.category not in _NO_NVIDIA_EXPLAINS:
+        return findings
+    cause = Finding(
+        NON_NVIDIA_GPU,
+        Category.NO_GPU,
+        Severity.ERROR,
+        "The GPU the message names is not an NVIDIA GPU: CUDA cannot use it",
+        evidence=(
+            *(f"from the message: {n} (not an NVIDIA GPU)" for n in facts.other_gpus),
+            f"{top.id}: {top.title}",
+        ),
+        fix=(
+            "Run on the CPU (device='cpu', or a CPU build of the framework), or install the "
+            "build for this GPU's own backend: PyTorch's ROCm wheels for AMD GPUs on Linux, "
+            "its XPU build for Intel GPUs, MPS on Apple silicon."
+        ),
+    )
+    return (cause, *findings)
 
 
 def _ranked(matches: tuple[Match, ...]) -> tuple[Match, ...]:

@@ -98,6 +98,8 @@ class MessageFacts:
     provider (``['AzureExecutionProvider', 'CPUExecutionProvider']``): the installed
     onnxruntime has no GPU build. Lists printed as the providers a session fell back
     to ("Applied providers") are not this fact."""
+    other_gpus: tuple[str, ...] = ()
+    """GPUs of another vendor than NVIDIA the text names (``AMD Radeon RX 7900 XTX``)."""
 
     def cuda_needed(self) -> tuple[str, ...]:
         """The CUDA versions the failing build needs, as the sonames it opened or could
@@ -124,6 +126,7 @@ class MessageFacts:
             or self.wsl1_kernel
             or self.ort_cpu_providers
             or self.installed
+            or self.other_gpus
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -153,6 +156,7 @@ class MessageFacts:
             out.append(f"from the message: the driver supports CUDA up to {self.driver_cuda}")
         out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
         out.extend(f"from the message: GPU {n}" for n in self.gpu_names)
+        out.extend(f"from the message: {n} (not an NVIDIA GPU)" for n in self.other_gpus)
         if self.packages:
             out.append("from the message: installed " + ", ".join(self.packages))
         if self.torch_archs:
@@ -191,6 +195,7 @@ def extract(text: str) -> MessageFacts:
     smi_q_line = -_SMI_Q_WINDOW - 1
     gpus: dict[str, tuple[str, str]] = {}
     prose_gpus: dict[str, None] = {}
+    other_gpus: dict[str, None] = {}
     archs: Optional[str] = None
     cudnn: Optional[tuple[str, str]] = None
     cudnn_by: Optional[str] = None
@@ -288,6 +293,9 @@ def extract(text: str) -> MessageFacts:
         for gm in fact["gpu-prose"].finditer(line):
             if len(prose_gpus) < 4:
                 prose_gpus[" ".join((gm.group(1) + gm.group(2)).split())] = None
+        for gm in fact["gpu-other-vendor"].finditer(line):
+            if len(other_gpus) < 4:
+                other_gpus[" ".join(gm.group(1).split())] = None
         if archs is None:
             a = fact["torch-archs"].search(line)
             if a:
@@ -357,6 +365,7 @@ def extract(text: str) -> MessageFacts:
         wsl1_kernel,
         tuple(installed.items()),
         ort_cpu,
+        tuple(other_gpus),
     )
 
 

@@ -328,3 +328,36 @@ def test_the_compiled_copy_holds_the_facts_and_a_warm_start_parses_no_toml(
     edit(cat / "facts.toml", 'reads = "a DLL name:', 'reads = "a Windows DLL name:')
     edited = {f.id: f.reads for f in load_compiled_all(cat).facts}
     assert edited["windows-dll"].startswith("a Windows DLL name:")
+
+
+def test_a_gpu_of_another_vendor_is_read_but_not_a_cpu_of_that_vendor() -> None:
+    from envcheck.explain.facts import extract
+
+    said = extract(
+        "CPU: AMD Ryzen 9 5950X 16-Core Processor\n"
+        "I have an AMD Radeon RX 7900 XTX, not NVIDIA\n"
+        "Intel(R) UHD Graphics 620\n"
+        "Chip: Apple M2 Pro\n"
+    )
+    assert said.other_gpus == (
+        "AMD Radeon RX 7900 XTX",
+        "Intel(R) UHD Graphics 620",
+        "Apple M2 Pro",
+    )
+    assert extract("AMD EPYC 7763 64-Core Processor\nIntel(R) Core(TM) i7\n").other_gpus == ()
+
+
+def test_another_vendors_gpu_is_the_cause_only_without_an_nvidia_one() -> None:
+    from envcheck.explain import explain
+    from envcheck.matrix import load_matrix
+
+    matrix = load_matrix()
+    error = "RuntimeError: Found no NVIDIA driver on your system.\n"
+    amd = explain("I use an AMD GPU\n" + error, None, matrix).findings[0]
+    assert (amd.id, amd.category.value) == ("gpu-not-nvidia", "no_gpu")
+    # A laptop's integrated GPU beside its NVIDIA one: the NVIDIA GPU lacks its driver.
+    optimus = explain("Intel(R) UHD Graphics 620\nNVIDIA GeForce GTX 1050\n" + error, None, matrix)
+    assert optimus.findings[0].category.value == "no_driver"
+    # A GPU state is not explained by the vendor.
+    oom = explain("AMD Radeon RX 6800\nCUDA out of memory. Tried to allocate 2 GiB\n", None, matrix)
+    assert oom.findings[0].id != "gpu-not-nvidia"

@@ -14,6 +14,19 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # A GPU of another vendor named beside a failure a machine without an NVIDIA GPU
+    # produces (motivated by set I's k8s-device-plugin#812).
+    (
+        "https://github.com/xinntao/ESRGAN/issues/88",
+        (
+            'I\'m trying to put the command "python test.py --cpu models/RRDB_ESRGAN_x4.pth", '
+            "but it doesn't work, instead, i get an error saying \"Torch not compiled with CUDA "
+            "enabled\", i'm using a Laptop with Intel i5 Graphics card, is there anything i can "
+            "do?\n"
+        ),
+        "gpu-not-nvidia",
+        Category.NO_GPU,
+    ),
     # pip refusing a wheel whose cpXY tag is another Python.
     (
         "https://github.com/pytorch/pytorch/issues/4802",
