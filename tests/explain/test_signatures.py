@@ -862,6 +862,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "bitsandbytes-no-library-for-cuda": (
+        (
+            "CUDA SETUP: Required library version not found: libbitsandbytes_cuda121.so. Maybe "
+            "you need to compile it from source?"
+        ),
+        "CUDA SETUP: Required library version not found: libbitsandbytes_cuda117_nocublaslt.so.",
+    ),
     "pip-wheel-tags-unsupported": (
         "ERROR: torch-1.1.0-cp37-cp37m-linux_x86_64.whl is not a supported wheel on this platform.",
     ),

@@ -14,6 +14,19 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # bitsandbytes without a library for the detected CUDA (motivated by set J's
+    # bitsandbytes#631).
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/138",
+        (
+            "CUDA SETUP: PyTorch settings found: CUDA_VERSION=117, Highest Compute Capability: 7.0.\n"
+            "CUDA SETUP: Required library version not found: libbitsandbytes_cuda117_nocublaslt.so. "
+            "Maybe you need to compile it from source?\n"
+            "CUDA SETUP: Defaulting to libbitsandbytes_cpu.so...\n"
+        ),
+        "bitsandbytes-no-library-for-cuda",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # A GPU of another vendor named beside a failure a machine without an NVIDIA GPU
     # produces (motivated by set I's k8s-device-plugin#812).
     (
