@@ -611,6 +611,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         "nvcc fatal   : Unsupported gpu architecture 'compute_89'",
         "nvcc fatal : Unsupported gpu architecture 'compute_86'",
+        "nvcc fatal   : Value 'compute_30' is not defined for option 'gpu-architecture'",
     ),
     "nvml-unknown-error": (
         "Failed to initialize NVML: Unknown Error",

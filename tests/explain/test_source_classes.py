@@ -14,6 +14,31 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # An architecture the CUDA toolkit dropped (motivated by set J's mumax/3#310).
+    (
+        "https://github.com/Kitware/fletch/issues/287",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_20'\n",
+        "ptxas-unknown-gpu-arch",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/qassemoquab/stnbhwd/issues/33",
+        "nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-architecture'\n",
+        "ptxas-unknown-gpu-arch",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    # TensorFlow 1.x's self-check naming the CUDA DLL of its build (motivated by set J's
+    # tensorflow#30160).
+    (
+        "https://github.com/tensorflow/tensorflow/issues/31808",
+        (
+            "ImportError: Could not find 'cudart64_100.dll'. TensorFlow requires that this DLL be "
+            "installed in a directory that is named in your %PATH% environment variable. Download "
+            "and install CUDA 10.0 from this URL: https://developer.nvidia.com/cuda-90-download-archive\n"
+        ),
+        "tf-dlopen-cuda-library",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # bitsandbytes without a library for the detected CUDA (motivated by set J's
     # bitsandbytes#631).
     (
@@ -621,3 +646,14 @@ def test_the_providers_a_session_fell_back_to_are_not_the_installed_ones() -> No
     assert extract(applied).ort_cpu_providers == ()
     gpu = "['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']"
     assert extract(gpu).ort_cpu_providers == ()
+
+
+def test_pip_finding_no_cuda_wheel_is_named_before_the_cpu_torch_left_behind(matrix: Any) -> None:
+    """pip-no-framework-wheel explains torch-not-compiled-with-cuda: pip's failure for the
+    CUDA build (pytorch/pytorch#66399's lines, in the corpus) is the cause of the CPU-only
+    assertion that follows it, in either order (motivated by set J's Ask-Anything#57)."""
+    pip = "ERROR: No matching distribution found for torch==1.9.1+cu111\n"
+    symptom = "AssertionError: Torch not compiled with CUDA enabled\n"
+    for text in (pip + symptom, symptom + pip):
+        first = explain(text, None, matrix).findings[0]
+        assert (first.id, first.category) == ("pip-no-framework-wheel", Category.PYTHON_UNSUPPORTED)

@@ -101,7 +101,7 @@ def test_wheel_ships_the_matrix_and_an_installed_copy_loads_it(tmp_path: Path) -
     from envcheck.explain.signatures import SIGNATURES
 
     assert doc["signatures"] == [s.id for s in SIGNATURES]
-    assert doc["explained"][0] == "no-nvidia-driver"
+    assert doc["explained"][0] == "torch-found-no-nvidia-driver"
     # The second run reads the compiled cache and gives the same answer.
     again = subprocess.run(
         [sys.executable, "-c", probe],
