@@ -310,6 +310,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "NVRTC compilation error: nvrtc: error: invalid value for --gpu-architecture (-arch)",
         # PyTorch's JIT fuser on an RTX 3090 with CUDA 11.0 (pytorch/pytorch#47658)
         "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+        "Failed invoking compiler for CUDA C++ program: NVRTC_ERROR_INVALID_OPTION",
     ),
     "flash-attn-ampere-only": (
         # vllm-project/vllm#8189, Dao-AILab/flash-attention#1540

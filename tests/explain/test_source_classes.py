@@ -14,6 +14,14 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # NVRTC refusing the option naming the GPU's architecture (motivated by set J's
+    # cuda-api-wrappers#509).
+    (
+        "https://github.com/xmrig/xmrig-cuda/issues/142",
+        'thread #0 failed with error <CryptonightR_build_program>:204 "NVRTC_ERROR_INVALID_OPTION"\n',
+        "nvrtc-unknown-gpu-arch",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
     # An architecture the CUDA toolkit dropped (motivated by set J's mumax/3#310).
     (
         "https://github.com/Kitware/fletch/issues/287",
