@@ -19,6 +19,7 @@ from envcheck.check.model import Environment, Project
 from envcheck.check.parse_requirements import parse_requirements
 from envcheck.compat.target import Target, target_from_flags
 from envcheck.doctor import diagnose
+from envcheck.explain import explain
 from envcheck.model.snapshot import Snapshot
 from envcheck.resolve.plan import plan
 from envcheck.why import explain_specs
@@ -96,6 +97,22 @@ def _snapshot(
     )
 
 
+def _message(
+    pins: tuple[str, ...], os_name: str, python: str, machine: tuple[str, str, str]
+) -> str:
+    """The same machine and install as a pasted session: the interpreter's banner, the
+    nvidia-smi header, the GPU named in prose, the pip command and its summary."""
+    prompt = "C:\\Users\\me>" if os_name == "windows" else "$"
+    installed = " ".join(p.replace("==", "-") for p in pins)
+    return (
+        f"Python {python}.9 (default, Jan  1 2024, 00:00:00)\n"
+        f"| NVIDIA-SMI {machine[0]}   Driver Version: {machine[0]}   CUDA Version: 12.4 |\n"
+        f"I have a {machine[1]}\n"
+        f"{prompt} pip install {' '.join(pins)}\n"
+        f"Successfully installed {installed}\n"
+    )
+
+
 @pytest.mark.parametrize(("pins", "os_name", "python", "machine", "fails", "finding"), _CASES)
 def test_every_command_gives_one_answer(
     matrix: Any,
@@ -117,6 +134,10 @@ def test_every_command_gives_one_answer(
         "plan": not plan(pins, target, matrix).ok,
         "check": _check_fails(pins, target, matrix),
         "doctor": bool(errors),
+        "explain": any(
+            f.severity.value == "error"
+            for f in explain(_message(pins, os_name, python, machine), None, matrix).findings
+        ),
     }
     assert answers == dict.fromkeys(answers, fails), (answers, sorted(errors))
     if finding is not None:
