@@ -994,8 +994,10 @@ def _cpu_build(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> N
 
 
 def _cudnn(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.explain.catalogue import fact_pattern
+
     line = " ".join(text for _n, text in m.lines)
-    dep = re.search(r"Error: (lib[\w.+-]+?\.so(?:\.[\d.]+)?):", line)
+    dep = fact_pattern("loader-missing-dependency").search(line)
     failing = m.facts.get("lib") or ""
     if dep and not dep.group(1).startswith(failing.split(".so")[0] or "-"):
         name = dep.group(1)
@@ -1191,15 +1193,19 @@ def _memory(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
 
 
 def _bf16(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    from envcheck.explain.catalogue import fact_pattern
     from envcheck.rules._facts import gpu_facts
 
     line = " ".join(text for _n, text in m.lines)
-    bf16 = bool(re.search(r"16BF|bf16|bfloat16", line, re.IGNORECASE))
+    bf16 = fact_pattern("bf16-named").search(line) is not None
     for g in gpu_facts(snapshot, matrix):
         if g.cc is None:
             continue
+        # Whether an architecture has bfloat16 is a row of gpus.toml; none: unknown.
         arch = matrix.architecture_for(g.cc)
-        supports = arch.bf16 if arch is not None else g.cc >= ComputeCapability(8, 0)
+        supports = arch.bf16 if arch is not None else None
+        if supports is None:
+            continue
         cause.add(f"{g.label}: bfloat16 {'supported' if supports else 'not supported'}")
         if bf16 and supports is False:
             cause.because(

@@ -164,6 +164,20 @@ def test_every_fact_id_the_code_looks_up_is_a_row_and_every_row_is_looked_up(
         None,
         mini_matrix,
     )
+    # A cuDNN sub-library whose own dependency is missing, and a bfloat16 failure.
+    explain(
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+        "object file: No such file or directory",
+        None,
+        mini_matrix,
+    )
+    explain(
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, "
+        "opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, "
+        "CUDA_R_16BF, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`",
+        None,
+        mini_matrix,
+    )
     assert asked == {row["id"] for row in written_rows()}
 
 
