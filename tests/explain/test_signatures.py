@@ -864,6 +864,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "container-toolkit-host-driver-not-loaded": (
+        (
+            "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: "
+            "starting container process caused: process_linux.go:545: container init caused: "
+            "Running hook #0:: error running hook: exit status 1, stdout: , stderr: "
+            "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown."
+        ),
+    ),
+    "bitsandbytes-cuda-entry-point-missing": (
+        "'NoneType' object has no attribute 'cadam32bit_grad_fp32'",
+        "AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_nf4'",
+        "function 'cadam32bit_grad_fp32' not found",
+    ),
     "bitsandbytes-no-library-for-cuda": (
         (
             "CUDA SETUP: Required library version not found: libbitsandbytes_cuda121.so. Maybe "

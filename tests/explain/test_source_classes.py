@@ -14,6 +14,30 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # The container toolkit's hook finding no driver on the host.
+    (
+        "https://github.com/cedricxie/apollo_perception_ros/issues/20",
+        (
+            "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: "
+            "starting container process caused: process_linux.go:545: container init caused: "
+            "Running hook #0:: error running hook: exit status 1, stdout: , stderr: "
+            "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.\n"
+        ),
+        "container-toolkit-host-driver-not-loaded",
+        Category.NO_DRIVER,
+    ),
+    # bitsandbytes calling CUDA kernels its CPU library lacks.
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/711",
+        (
+            "bin C:\\Users\\g201906730\\anaconda3\\envs\\LLM_Finetuning_env\\lib\\site-packages\\"
+            "bitsandbytes\\libbitsandbytes_cpu.dll\n"
+            "function 'cadam32bit_grad_fp32' not found\n"
+            "CUDA SETUP: Detected CUDA version None\n"
+        ),
+        "bitsandbytes-cuda-entry-point-missing",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # NVRTC refusing the option naming the GPU's architecture (motivated by set J's
     # cuda-api-wrappers#509).
     (
@@ -183,7 +207,7 @@ REPORTS = [
             "/Users/slackroo/Data_science/LLM/llm_venv/lib/python3.10/site-packages/bitsandbytes/"
             "libbitsandbytes_cuda115_nocublaslt.so\n"
         ),
-        "bitsandbytes-cpu-library-loaded",
+        "bitsandbytes-cuda-entry-point-missing",
         Category.PLATFORM_UNSUPPORTED,
     ),
     # bitsandbytes' own warnings: its CPU library, and the int8 matmul floor (motivated by
