@@ -100,6 +100,9 @@ class MessageFacts:
     to ("Applied providers") are not this fact."""
     other_gpus: tuple[str, ...] = ()
     """GPUs of another vendor than NVIDIA the text names (``AMD Radeon RX 7900 XTX``)."""
+    shown: tuple[tuple[str, str], ...] = ()
+    """(distribution, version) of frameworks the text shows installed: a printed
+    ``__version__``, a "PyTorch version: X" line, a ``pip list`` row."""
 
     def cuda_needed(self) -> tuple[str, ...]:
         """The CUDA versions the failing build needs, as the sonames it opened or could
@@ -127,6 +130,7 @@ class MessageFacts:
             or self.ort_cpu_providers
             or self.installed
             or self.other_gpus
+            or self.shown
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -149,6 +153,7 @@ class MessageFacts:
                 "from the message: onnxruntime providers " + ", ".join(self.ort_cpu_providers)
             )
         out.extend(f"from the message: pip install {n}=={v}" for n, v in self.pins)
+        out.extend(f"from the message: {n} {v} installed" for n, v in self.shown)
         out.extend(f"from the message: {k}={v!r}" for k, v in self.env)
         if self.driver:
             out.append(f"from the message: driver {self.driver}")
@@ -196,6 +201,8 @@ def extract(text: str) -> MessageFacts:
     gpus: dict[str, tuple[str, str]] = {}
     prose_gpus: dict[str, None] = {}
     other_gpus: dict[str, None] = {}
+    shown: dict[str, str] = {}
+    asked_version: Optional[str] = None
     archs: Optional[str] = None
     cudnn: Optional[tuple[str, str]] = None
     cudnn_by: Optional[str] = None
@@ -293,6 +300,22 @@ def extract(text: str) -> MessageFacts:
         for gm in fact["gpu-prose"].finditer(line):
             if len(prose_gpus) < 4:
                 prose_gpus[" ".join((gm.group(1) + gm.group(2)).split())] = None
+        if asked_version is not None and line.strip():
+            out_line = fact["version-output-line"].match(line)
+            if out_line:
+                shown.setdefault(asked_version, out_line.group(1))
+            asked_version = None
+        attr = fact["version-attribute-shown"].search(line)
+        if attr:
+            dist = "torch" if attr.group(1) == "torch" else "tensorflow"
+            if attr.group(2):
+                shown.setdefault(dist, attr.group(2))
+            elif dist not in shown:
+                asked_version = dist
+        stated = fact["version-stated"].match(line) or fact["pip-list-row"].match(line)
+        if stated:
+            dist = stated.group(1).lower().replace(" ", "")
+            shown.setdefault("torch" if dist == "pytorch" else dist, stated.group(2))
         for gm in fact["gpu-other-vendor"].finditer(line):
             if len(other_gpus) < 4:
                 other_gpus[" ".join(gm.group(1).split())] = None
@@ -366,6 +389,7 @@ def extract(text: str) -> MessageFacts:
         tuple(installed.items()),
         ort_cpu,
         tuple(other_gpus),
+        tuple(shown.items()),
     )
 
 
@@ -437,6 +461,12 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         fw_name = names.framework_of(dist, aliases=False)
         frameworks = [f for f in frameworks if f.name != fw_name]
         frameworks.append(_framework(fw_name or dist, dist, version))
+    for dist, version in facts.shown:
+        # What the text shows installed fills in a framework nothing else describes;
+        # a detected one or the build a pip command asks for stays.
+        fw_name = names.framework_of(dist, aliases=False)
+        if not any(f.name == (fw_name or dist) for f in frameworks):
+            frameworks.append(_framework(fw_name or dist, dist, version))
     if facts.torch_archs:
         frameworks = _with_archs(frameworks, facts.torch_archs)
     libraries = base.libraries

@@ -103,6 +103,8 @@ SAMPLE_LINES = (
     "Successfully opened dynamic library libcudart.so.10.2",
     "UserWarning: multiple CuPy packages are installed",
     "  cupy-cuda11x, cupy-cuda12x",
+    ">>> torch.__version__",
+    "'2.1.0+cpu'",
 )
 SAMPLE = "\n".join(SAMPLE_LINES)
 """One line or two per fact (the sample of a log no machine printed)."""
@@ -375,3 +377,40 @@ def test_another_vendors_gpu_is_the_cause_only_without_an_nvidia_one() -> None:
     # A GPU state is not explained by the vendor.
     oom = explain("AMD Radeon RX 6800\nCUDA out of memory. Tried to allocate 2 GiB\n", None, matrix)
     assert oom.findings[0].id != "gpu-not-nvidia"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (">>> import torch\n>>> torch.__version__\n'2.1.0+cpu'\n", ("torch", "2.1.0+cpu")),
+        ("print(torch.__version__)\n\n2.3.1+cu121\n", ("torch", "2.3.1+cu121")),
+        ("torch.__version__  = 2.3.1+cu121\n", ("torch", "2.3.1+cu121")),
+        ("PyTorch version: 1.13.1+cu117\n", ("torch", "1.13.1+cu117")),
+        ("Tensor Flow Version: 2.12.0\n", ("tensorflow", "2.12.0")),
+        ("torch                     2.0.1+cpu\n", ("torch", "2.0.1+cpu")),
+        # pytorch/pytorch#85332, as pasted.
+        (
+            (
+                "install : pip install torch==1.8.1+cu102 torchvision==0.9.1+cu102 torchaudio==0.8.1 -f "
+                "https://download.pytorch.org/whl/torch_stable.html\n\nprint(torch.__version__)\n"
+                "1.8.1+cu102\n"
+            ),
+            ("torch", "1.8.1+cu102"),
+        ),
+    ],
+)
+def test_a_framework_version_the_text_shows(text: str, shown: tuple[str, str]) -> None:
+    from envcheck.explain.facts import extract
+
+    assert extract(text).shown == (shown,)
+
+
+def test_a_shown_version_fills_in_only_what_nothing_else_describes() -> None:
+    from envcheck.explain.facts import extract
+
+    said = extract("pip install torch==2.4.0+cu121\n>>> torch.__version__\n'2.1.0+cpu'\n")
+    built = overlay(None, said)
+    (torch,) = [f for f in built.frameworks if f.name == "torch"]
+    assert torch.version == "2.4.0+cu121"  # the pip command's build stays
+    # A version with nothing printed after the attribute reads nothing.
+    assert extract(">>> torch.__version__\n>>> torch.cuda.is_available()\n").shown == ()
