@@ -312,6 +312,9 @@ def extract(text: str) -> MessageFacts:
                 shown.setdefault(dist, attr.group(2))
             elif dist not in shown:
                 asked_version = dist
+        token = fact["version-token-shown"].search(line)
+        if token:
+            shown.setdefault(token.group(1), token.group(2))
         stated = fact["version-stated"].match(line) or fact["pip-list-row"].match(line)
         if stated:
             dist = stated.group(1).lower().replace(" ", "")

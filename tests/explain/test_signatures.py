@@ -864,6 +864,41 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "uv-no-wheel-here": (
+        (
+            "error: Distribution `torch==2.5.1 @ registry+https://pypi.org/simple` can't be installed "
+            "because it doesn't have a source distribution or wheel for the current platform"
+        ),
+    ),
+    "uv-wheels-only-for-other-platforms": (
+        (
+            "hint: You're on macOS (`macosx_15_0_arm64`), but `jax-cuda12-plugin` (v0.5.3) only has "
+            "wheels for the following platforms: `manylinux2014_aarch64`, `manylinux2014_x86_64`"
+        ),
+    ),
+    "ultralytics-cuda-device-unavailable": (
+        (
+            "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA "
+            "device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."
+        ),
+    ),
+    "jax-no-visible-gpu": (
+        (
+            "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU "
+            "devices. (you may need to uninstall the failing plugin package, or set "
+            "JAX_PLATFORMS=cpu to skip this backend.)"
+        ),
+    ),
+    "cuda-library-symbol-missing": (
+        (
+            "python: symbol lookup error: /opt/conda/lib/python3.8/site-packages/torch/lib/"
+            "libtorch_cuda.so: undefined symbol: cudnnSetConvolutionGroupCount"
+        ),
+    ),
+    "cuda-driver-entry-point-missing": (
+        'error="symbol lookup for cuCtxCreate_v3 failed"',
+        "undefined symbol: cuGetProcAddress_v2",
+    ),
     "container-toolkit-host-driver-not-loaded": (
         (
             "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: "

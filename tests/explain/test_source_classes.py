@@ -14,6 +14,55 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # An older cuDNN loaded than torch was built with (motivated by set K's pytorch#3831).
+    (
+        "https://github.com/pytorch/pytorch/issues/3251",
+        "ImportError: /lib/python3.6/site-packages/torch/_C.cpython-36m-x86_64-linux-gnu.so: undefined symbol: cudnnSetConvolutionGroupCount\n",
+        "cuda-library-symbol-missing",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    # A driver API entry point the driver predates (motivated by set K's ollama#6604).
+    (
+        "https://github.com/trexminer/T-Rex/issues/95",
+        " T-Rex NVIDIA GPU miner v0.18.9  -  [CUDA v11.10]\n NVIDIA Driver v440.100\n/home/rik/Downloads/trex/t-rex: symbol lookup error: /home/rik/Downloads/trex/t-rex: undefined symbol: cuDevicePrimaryCtxSetFlags_v2\n",
+        "cuda-driver-entry-point-missing",
+        Category.DRIVER_TOO_OLD,
+    ),
+    (
+        "https://github.com/trexminer/T-Rex/issues/118",
+        "The procedure entry point cuDevicePrimaryCtxReset_v2 could not be located in the dynamic link library nvcuda.dll\n",
+        "cuda-driver-entry-point-missing",
+        Category.DRIVER_TOO_OLD,
+    ),
+    # Ultralytics asked for a CUDA device beside a CPU torch (motivated by set K's comic-translate#17).
+    (
+        "https://github.com/SunOner/sunone_aimbot/issues/47",
+        "Ultralytics YOLOv8.0.222 🚀 Python-3.11.6 torch-2.1.0+cpu\n    raise ValueError(f\"Invalid CUDA 'device={device}' requested.\"\nValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.\n\ntorch.cuda.is_available(): False\n",
+        "ultralytics-cuda-device-unavailable",
+        Category.CPU_ONLY_BUILD,
+    ),
+    # uv finding no wheel for the interpreter (motivated by set K's uv#10236).
+    (
+        "https://github.com/Physical-Intelligence/openpi/issues/907",
+        "error: Distribution tensorflow-cpu==2.15.0 @ registry+https://pypi.org/simple can't be installed because it doesn't have a source distribution or wheel for the current platform hint: You're using CPython 3.12 (cp312), but tensorflow-cpu (v2.15.0) only has wheels with the following Python ABI tag: cp311\n",
+        "uv-no-wheel-here",
+        Category.PYTHON_UNSUPPORTED,
+    ),
+    # uv's hint naming other platforms (motivated by set K's uv#10236).
+    (
+        "https://github.com/ina-foss/inaSpeechSegmenter/issues/110",
+        (
+            "error: Distribution `onnxruntime-gpu==1.23.2 @ registry+https://mirrors.aliyun.com/pypi/"
+            "simple` can't be installed because it doesn't have a source distribution or wheel for "
+            "the current platform\n\n"
+            "hint: You're on macOS (`macosx_15_0_arm64`), but `onnxruntime-gpu` (v1.23.2) only has "
+            "wheels for the following platforms: `manylinux_2_27_x86_64`, `manylinux_2_28_x86_64`, "
+            "`win_amd64`; consider adding your platform to `tool.uv.required-environments` to "
+            "ensure uv resolves to a version with compatible wheels\n"
+        ),
+        "uv-wheels-only-for-other-platforms",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
     # The container toolkit's hook finding no driver on the host.
     (
         "https://github.com/cedricxie/apollo_perception_ros/issues/20",
