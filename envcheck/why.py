@@ -346,7 +346,7 @@ def _cudnn_options(
         reasons: list[Reason] = []
         span = cudnn_span(row)
         reasons.append(_note(INFO, f"built for {span}", (cite,)))
-        verdict = cudnn_verdict(row, target, cuda)
+        verdict = cudnn_verdict(row, target, cuda, matrix)
         reasons += list(verdict.reasons)
         if not row.origin.verified:
             reasons.append(

@@ -25,6 +25,7 @@ from envcheck.model.finding import Category
 
 if TYPE_CHECKING:
     from envcheck.compat.target import Target
+    from envcheck.matrix import Matrix
     from envcheck.matrix.rows import CudnnRelease
     from envcheck.model.versions import CudaVersion
 
@@ -42,7 +43,9 @@ def cudnn_span(row: CudnnRelease) -> str:
     return span
 
 
-def cudnn_verdict(row: CudnnRelease, target: Target, cuda: Optional[CudaVersion]) -> Verdict:
+def cudnn_verdict(
+    row: CudnnRelease, target: Target, cuda: Optional[CudaVersion], matrix: Matrix
+) -> Verdict:
     """Whether cuDNN ``row`` works with CUDA ``cuda`` (None: not given) on ``target``."""
     from envcheck.compat.candidate import Candidate
 
@@ -51,9 +54,10 @@ def cudnn_verdict(row: CudnnRelease, target: Target, cuda: Optional[CudaVersion]
     reasons: list[Reason] = []
     if cuda is not None:
         outside = cuda.major != row.cuda_major or (row.cuda_min is not None and cuda < row.cuda_min)
-        # Past the row's newest CUDA is outside too before CUDA 11, where
-        # minor-version compatibility starts.
-        if outside or (row.cuda_max is not None and cuda > row.cuda_max and cuda.major < 11):
+        # Past the row's newest CUDA is outside too for a CUDA major without minor-version
+        # compatibility (cuda_driver.toml's [[minor_compat]] rows: from CUDA 11 on).
+        beyond = row.cuda_max is not None and cuda > row.cuda_max
+        if outside or (beyond and matrix.minor_compat_for(cuda.major) is None):
             reasons.append(
                 Reason(
                     CUDNN_CUDA,
