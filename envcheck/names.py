@@ -68,7 +68,8 @@ MAIN_NAMES = frozenset(
     {"torch", "pytorch", "tensorflow", "tf", "jax", "jaxlib", "cupy", "onnxruntime"}
     | {"paddle", "paddlepaddle"}
 )
-_CUPY_WHEEL = re.compile(r"^cupy-cuda\d+x?$")
+_CUPY_WHEEL = re.compile(r"^cupy-cuda(\d+)(x?)$")
+_NVIDIA_WHEEL = re.compile(r"^nvidia-([a-z0-9-]+?)-cu(\d+)$")
 
 _PIP: dict[str, str] = {d: fw for fw, dists in DISTRIBUTIONS.items() for d in dists}
 
@@ -116,3 +117,23 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
 def known_names() -> list[str]:
     """Every name ``framework_of`` accepts, for error messages."""
     return sorted(set(_PIP) | set(_ALIASES) | {c for cs in COMPANIONS.values() for c in cs})
+
+
+def nvidia_wheel(name: str) -> Optional[tuple[str, int]]:
+    """(component, CUDA major) of an NVIDIA CUDA wheel's name (``nvidia-cudnn-cu12`` ->
+    ``("cudnn", 12)``); None for any other name."""
+    m = _NVIDIA_WHEEL.match(name.lower())
+    return None if m is None else (m.group(1), int(m.group(2)))
+
+
+def cupy_wheel_cuda_major(name: str) -> Optional[int]:
+    """The CUDA major a ``cupy-cudaXXX`` wheel is built for: ``cupy-cuda12x`` -> 12 (one
+    wheel per major), ``cupy-cuda102`` -> 10 and ``cupy-cuda92`` -> 9 (the last digit is
+    the minor); None for any other name."""
+    m = _CUPY_WHEEL.match(name.lower())
+    if m is None:
+        return None
+    digits, per_major = m.groups()
+    if per_major or len(digits) == 1:
+        return int(digits)
+    return int(digits[:-1])

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Optional
 
+from envcheck import names
 from envcheck.check.model import (
     FRAMEWORK_NOT_IN_MATRIX,
     INDEX_LACKS_VERSION,
@@ -41,8 +42,6 @@ CONDA_CUDA_PINS = (
 # [[package]] rows. conda-forge's ``cuda-version`` is left out: its rows omit the
 # CUDA 11.2 variants and are unverified (see conda.toml).
 CONDA_CHANNEL_OF_CUDA_PIN = {"pytorch-cuda": "pytorch", "cudatoolkit": "defaults"}
-_CUPY = re.compile(r"^cupy-cuda(\d+)(x?)$")
-_NVIDIA = re.compile(r"^nvidia-([a-z0-9-]+?)-cu(\d+)$")
 _CUDA_EXTRA = re.compile(r"^cuda(\d+)")
 
 
@@ -100,11 +99,11 @@ def pin_component(
     pin: Pin, env: Environment, target: Target, matrix: Matrix, problems: list[Problem]
 ) -> Optional[Component]:
     framework = framework_of(pin)
-    cupy = _CUPY.match(pin.name) if pin.source == "pip" else None
-    nvidia = _NVIDIA.match(pin.name) if pin.source == "pip" else None
+    cupy = names.cupy_wheel_cuda_major(pin.name) if pin.source == "pip" else None
+    nvidia = names.nvidia_wheel(pin.name) if pin.source == "pip" else None
     if nvidia is not None:
-        cudnn = _exact_major(pin.specifier) if nvidia.group(1) == "cudnn" else None
-        return Component(pin, None, (Option("", None, major_of(nvidia.group(2)), cudnn),))
+        cudnn = _exact_major(pin.specifier) if nvidia[0] == "cudnn" else None
+        return Component(pin, None, (Option("", None, nvidia[1], cudnn),))
     if pin.source == "conda" and pin.name == "cudnn":
         major = _exact_major(pin.specifier)
         return None if major is None else Component(pin, None, (Option("", None, None, major),))
@@ -115,8 +114,7 @@ def pin_component(
         # The name alone still tells the CUDA major of some packages.
         major = None
         if cupy is not None:
-            digits = cupy.group(1)
-            major = int(digits) if cupy.group(2) else int(digits[:-1] or digits)
+            major = cupy
         for extra in pin.extras:
             m = _CUDA_EXTRA.match(extra)
             if m:

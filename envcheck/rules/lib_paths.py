@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
+from envcheck import names
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.model.snapshot import FROM_MESSAGE, LIB_NOT_LOADABLE, Library
 from envcheck.model.versions import CudaVersion, parse_cuda_version, release_numbers
@@ -65,7 +66,6 @@ CUDA_VERSIONED_LIBS = {
     "cublaslt": ("cublasLt", "nvidia-cublas-cu"),
     "nvrtc": ("nvrtc", "nvidia-cuda-nvrtc-cu"),
 }
-_CUDA_WHEEL = re.compile(r"nvidia-[a-z-]+-cu(\d+)$")
 
 
 def _libs(snapshot: Snapshot, name: str) -> list[Library]:
@@ -398,9 +398,9 @@ def installed_cuda(snapshot: Snapshot) -> list[tuple[CudaVersion, str]]:
         if v is not None and lib.source != "pip":
             out.append((v, f"cudart {lib.version} at {lib.path} ({lib.source})"))
     for package in snapshot.packages:
-        m = _CUDA_WHEEL.match(package.lower())
-        if m:
-            out.append((CudaVersion(int(m.group(1)), 0), package))
+        wheel = names.nvidia_wheel(package)
+        if wheel is not None:
+            out.append((CudaVersion(wheel[1], 0), package))
     return out
 
 

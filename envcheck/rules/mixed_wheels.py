@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from envcheck import names
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.rules._facts import framework_cuda
 
@@ -17,24 +17,16 @@ MIXED_CUDA_WHEELS = "mixed-cuda-wheels"
 FRAMEWORK_CUDA_MAJORS = "frameworks-cuda-majors-differ"
 CONDA_CUDATOOLKIT_AND_PIP = "conda-cudatoolkit-beside-pip-cuda"
 
-_NVIDIA_WHEEL = re.compile(r"^nvidia-[a-z0-9-]+-cu(\d+)$")
-_CUPY = re.compile(r"^cupy-cuda(\d+?)(\d|x)?$")
-
 
 def _wheel_majors(packages: Iterable[str]) -> dict[int, list[str]]:
+
     out: dict[int, list[str]] = {}
     for name in packages:
-        m = _NVIDIA_WHEEL.match(name)
-        if m:
-            out.setdefault(int(m.group(1)), []).append(name)
-        m = _CUPY.match(name)
-        if m:
-            digits = m.group(1)
-            major = (
-                int(digits[:2])
-                if len(digits) >= 2 and digits[:2] in ("10", "11", "12", "13")
-                else int(digits[:1])
-            )
+        nvidia = names.nvidia_wheel(name)
+        if nvidia is not None:
+            out.setdefault(nvidia[1], []).append(name)
+        major = names.cupy_wheel_cuda_major(name)
+        if major is not None:
             out.setdefault(major, []).append(name)
     return out
 
@@ -61,7 +53,7 @@ def check_mixed_wheels(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
             "(envcheck plan <frameworks>).",
         )
     conda_tk = snapshot.conda_packages.get("cudatoolkit") or "(version unknown)"
-    pip_cuda = sorted(n for n in snapshot.packages if _NVIDIA_WHEEL.match(n))
+    pip_cuda = sorted(n for n in snapshot.packages if names.nvidia_wheel(n) is not None)
     if "cudatoolkit" in snapshot.conda_packages and pip_cuda:
         yield Finding(
             CONDA_CUDATOOLKIT_AND_PIP,
