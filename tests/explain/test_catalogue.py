@@ -19,6 +19,7 @@ from envcheck.errors import InputError
 from envcheck.explain import catalogue
 from envcheck.explain.catalogue import bundled_dir, load_compiled, read_catalogue
 from envcheck.explain.signatures import SIGNATURES, by_id
+from tests.explain.catalogue_copy import copy_catalogue, edit, edit_in_row, header_line, line_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -94,39 +95,15 @@ def test_no_message_pattern_remains_in_python() -> None:
 
 @pytest.fixture
 def cat(tmp_path: Path) -> Path:
-    dest = tmp_path / "signatures"
-    shutil.copytree(ROOT / "signatures", dest)
-    return dest
+    return copy_catalogue(tmp_path)
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
+def edit_row(path: Path, rid: str, old: str, new: str) -> None:
+    edit_in_row(path, rid, old, new, "signature")
 
 
-def edit_row(path: Path, sid: str, old: str, new: str) -> None:
-    """Replace ``old`` (once) inside the row ``sid`` only."""
-    text = path.read_text(encoding="utf-8")
-    start = text.index(f'id = "{sid}"\n')
-    end = text.find("[[signature]]", start)
-    end = len(text) if end < 0 else end
-    row = text[start:end]
-    assert row.count(old) == 1, old
-    path.write_text(text[:start] + row.replace(old, new) + text[end:], encoding="utf-8")
-
-
-def row_line(path: Path, sid: str) -> int:
-    """The line of the ``[[signature]]`` header of the row ``sid``."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    at = lines.index(f'id = "{sid}"')
-    return max(i for i in range(at) if lines[i] == "[[signature]]") + 1
-
-
-def line_of(path: Path, needle: str) -> int:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    (number,) = [i + 1 for i, line in enumerate(lines) if needle in line]
-    return number
+def row_line(path: Path, rid: str) -> int:
+    return header_line(path, rid, "signature")
 
 
 def fails(directory: Path) -> InputError:

@@ -10,7 +10,6 @@ its ``[[fact]]`` header; each case edits a copy of the bundled catalogue.
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from envcheck.explain.catalogue import (
 )
 from envcheck.explain.facts import extract, overlay
 from envcheck.matrix import Matrix
+from tests.explain.catalogue_copy import copy_catalogue, edit, edit_in_row, header_line, line_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -188,39 +188,15 @@ def test_every_fact_id_the_code_looks_up_is_a_row_and_every_row_is_looked_up(
 
 @pytest.fixture
 def cat(tmp_path: Path) -> Path:
-    dest = tmp_path / "signatures"
-    shutil.copytree(ROOT / "signatures", dest)
-    return dest
+    return copy_catalogue(tmp_path)
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
+def edit_fact(path: Path, rid: str, old: str, new: str) -> None:
+    edit_in_row(path, rid, old, new, "fact")
 
 
-def edit_fact(path: Path, fid: str, old: str, new: str) -> None:
-    """Replace ``old`` (once) inside the row ``fid`` only."""
-    text = path.read_text(encoding="utf-8")
-    start = text.index(f'id = "{fid}"\n')
-    end = text.find("[[fact]]", start)
-    end = len(text) if end < 0 else end
-    row = text[start:end]
-    assert row.count(old) == 1, old
-    path.write_text(text[:start] + row.replace(old, new) + text[end:], encoding="utf-8")
-
-
-def fact_line(path: Path, fid: str) -> int:
-    """The line of the ``[[fact]]`` header of the row ``fid``."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    at = lines.index(f'id = "{fid}"')
-    return max(i for i in range(at) if lines[i] == "[[fact]]") + 1
-
-
-def line_of(path: Path, needle: str) -> int:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    (number,) = [i + 1 for i, line in enumerate(lines) if needle in line]
-    return number
+def fact_line(path: Path, rid: str) -> int:
+    return header_line(path, rid, "fact")
 
 
 def fails(directory: Path) -> InputError:
