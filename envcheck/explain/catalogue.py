@@ -21,7 +21,7 @@ import functools
 import re
 import sys
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
@@ -254,17 +254,21 @@ def _fact(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Fact:
     )
 
 
-def _read_facts(directory: Path, fragments: Mapping[str, str], seen: _Seen) -> tuple[Fact, ...]:
+def _table_rows(path: Path, table: str, make: Callable[[RowReader], Any]) -> list[Any]:
+    """The ``[[table]]`` rows of one file, made by ``make`` (at least one; no other table)."""
     from envcheck.matrix.load import _rows, _unknown_tables
 
-    path = directory / FACTS
     text, doc = _read(path)
     file = str(path)
-    _unknown_tables(doc, file, text, (FACT_TABLE,))
-    rows = _rows(file, text, doc, FACT_TABLE, lambda r: _fact(r, fragments, seen))
+    _unknown_tables(doc, file, text, (table,))
+    rows = _rows(file, text, doc, table, make)
     if not rows:
-        raise InputError(file, None, f"no [[{FACT_TABLE}]] rows")
-    return tuple(rows)
+        raise InputError(file, None, f"no [[{table}]] rows")
+    return list(rows)
+
+
+def _read_facts(directory: Path, fragments: Mapping[str, str], seen: _Seen) -> tuple[Fact, ...]:
+    return tuple(_table_rows(directory / FACTS, FACT_TABLE, lambda r: _fact(r, fragments, seen)))
 
 
 def read_catalogue(directory: Path) -> tuple[Signature, ...]:
@@ -276,19 +280,11 @@ def read_catalogue(directory: Path) -> tuple[Signature, ...]:
 def read_all(directory: Path) -> Catalogue:
     """Parse and validate every file of ``directory`` (no cache): the signature rows
     in order and the fact rows."""
-    from envcheck.matrix.load import _rows, _unknown_tables
-
     paths, fragments, index_path, index_text = _index(directory)
     seen = _Seen()
     out: list[Signature] = []
     for path in paths:
-        text, doc = _read(path)
-        file = str(path)
-        _unknown_tables(doc, file, text, (TABLE,))
-        rows = _rows(file, text, doc, TABLE, lambda r: _row(r, fragments, seen))
-        if not rows:
-            raise InputError(file, None, f"no [[{TABLE}]] rows")
-        out.extend(rows)
+        out.extend(_table_rows(path, TABLE, lambda r: _row(r, fragments, seen)))
     facts = _read_facts(directory, fragments, seen)
     for file, line, index, key, ids in seen.refs:
         for other in ids:
