@@ -864,6 +864,47 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cudnn-not-initialized": ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",),
+    "vllm-quantization-min-capability": (
+        "ValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70.",
+    ),
+    "vllm-compressed-tensors-scheme-capability": (
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', 'Current capability: 75.')",
+    ),
+    "triton-no-active-driver": ("RuntimeError: 0 active drivers ([]). There should only be one.",),
+    "triton-libcuda-not-found": ("AssertionError: libcuda.so cannot found!",),
+    "xformers-operator-not-built": (
+        "    operator wasn't built - see `python -m xformers.info` for more info",
+    ),
+    "xformers-bf16-needs-ampere": ("    bf16 is only supported on A100+ GPUs",),
+    "bitsandbytes-cuda-binary-not-found": (
+        "RuntimeError: No compatible CUDA binary found at /usr/local/lib/python3.12/dist-packages/bitsandbytes/libbitsandbytes_cuda131.so",
+    ),
+    "extension-build-nvcc-not-found": (
+        "UserWarning: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc available?  If you're installing within a container from https://hub.docker.com/r/pytorch/pytorch, only images whose names contain 'devel' will provide nvcc.",
+    ),
+    "ggml-cuda-no-device-code": (
+        "/llama.cpp/ggml/src/ggml-cuda/template-instances/../mmq.cuh:3063: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520",
+    ),
+    "jax-cuda-component-outdated": ("Outdated cuSPARSE installation found.",),
+    "jax-cuda-component-unable-to-load": ("Unable to load cuSPARSE. Is it installed?",),
+    "jax-plugin-initialize-exception": (
+        "ERROR:2025-02-25 10:11:12,345:jax._src.xla_bridge:610: Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()",
+    ),
+    "ctranslate2-not-compiled-with-cuda": (
+        "ValueError: This CTranslate2 package was not compiled with CUDA support",
+    ),
+    "paddle-compiled-cuda-newer-than-driver": (
+        "W0522 14:31:24.083271  3337 gpu_resources.cc:196] WARNING: device: 0. The installed Paddle is compiled with CUDA 11.8, but CUDA runtime version in your machine is 11.6, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDA version.",
+    ),
+    "paddle-set-device-gpu-cpu-build": (
+        "ValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA",
+    ),
+    "tf-no-kernel-binaries-ptx-jit": (
+        "W0000 00:00:1753232013.685876   24341 gpu_device.cc:2431] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.",
+    ),
+    "xla-libdevice-not-found": (
+        "2023-05-06 16:19:54.078251: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:530] Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures, if the program we try to run uses routines from libdevice.",
+    ),
     "uv-no-wheel-here": (
         (
             "error: Distribution `torch==2.5.1 @ registry+https://pypi.org/simple` can't be installed "

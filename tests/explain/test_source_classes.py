@@ -14,6 +14,106 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # Rows read from the sources of vLLM, Triton, xFormers, bitsandbytes, flash-attn and
+    # ggml-cuda, each on the public report its source names.
+    (
+        "https://github.com/vllm-project/vllm/issues/1488",
+        "The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70.\n",
+        "vllm-quantization-min-capability",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/vllm-project/vllm/issues/25022",
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', 'Current capability: 75.')\n",
+        "vllm-compressed-tensors-scheme-capability",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/deepseek-ai/DeepSeek-R1/issues/493",
+        "运行 R1。trenton 出错： RuntimeError: 0 active drivers ([]). There should only be one.\n",
+        "triton-no-active-driver",
+        Category.NO_GPU,
+    ),
+    (
+        "https://github.com/unslothai/unsloth/issues/679",
+        "AssertionError: libcuda.so cannot found!\nPossible files are located at ['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the file.\n",
+        "triton-libcuda-not-found",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
+        "https://github.com/XLabs-AI/x-flux-comfyui/issues/24",
+        "`decoderF` is not supported because:\nattn_bias type is\nbf16 is only supported on A100+ GPUs\n",
+        "xformers-bf16-needs-ampere",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1848",
+        "[bitsandbytes.cextension|ERROR]bitsandbytes library load error: Configured CUDA binary not found at /usr/local/lib/python3.12/dist-packages/bitsandbytes/libbitsandbytes_cuda131.so\n",
+        "bitsandbytes-cuda-binary-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    (
+        "https://github.com/Scalsol/mega.pytorch/issues/11",
+        "RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?  If you're installing within a container from https://hub.docker.com/r/pytorch/pytorch, only images whose names contain 'devel' will provide nvcc.\n",
+        "extension-build-nvcc-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    (
+        "https://github.com/ggml-org/whisper.cpp/issues/2368",
+        "`ggml/src/ggml-cuda/template-instances/../mmq.cuh:2589: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520\n",
+        "ggml-cuda-no-device-code",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    # Rows read from the sources (sweep of JAX's CUDA plugin, Paddle's GPU start-up,
+    # CTranslate2, TensorFlow/XLA), each on the public report its source names.
+    (
+        "https://github.com/jax-ml/jax/issues/18027",
+        "CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\nOutdated cuSPARSE installation found.\nVersion JAX was built against: 12200\nMinimum supported: 12100\nInstalled version: 12002\n",
+        "jax-cuda-component-outdated",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
+        "https://github.com/conda-forge/jaxlib-feedstock/issues/285",
+        "RuntimeError: Unable to use CUDA because of the following issues with CUDA components:\nUnable to load cuFFT. Is it installed?\n",
+        "jax-cuda-component-unable-to-load",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    (
+        "https://github.com/jax-ml/jax/issues/26750",
+        "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n",
+        "jax-plugin-initialize-exception",
+        Category.MIXED_WHEELS,
+    ),
+    (
+        "https://github.com/OpenNMT/CTranslate2/issues/1306",
+        "when i use ctranlate2 on AArch64， it throws an error: This CTranslate2 package was not compiled with CUDA support, how can i solved it?\n",
+        "ctranslate2-not-compiled-with-cuda",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
+        "https://github.com/PaddlePaddle/PaddleSeg/issues/3470",
+        "gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute Capability: 7.0, Driver API Version: 11.4, Runtime API Version: 11.7\ngpu_resources.cc:149] device: 0, cuDNN Version: 8.1.\ngpu_resources.cc:175] WARNING: device: 0. The installed Paddle is compiled with CUDA 11.7, but CUDA runtime version in your machine is 11.4, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDA version.\n",
+        "paddle-compiled-cuda-newer-than-driver",
+        Category.DRIVER_TOO_OLD,
+    ),
+    (
+        "https://github.com/PaddlePaddle/PaddleGAN/issues/243",
+        "    raise ValueError(\nValueError: The device should not be 'gpu', since PaddlePaddle is not compiled with CUDA\n",
+        "paddle-set-device-gpu-cpu-build",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
+        "https://github.com/tensorflow/tensorflow/issues/62320",
+        "TensorFlow was not built with CUDA kernel binaries compatible with compute capability 9.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.\n",
+        "tf-no-kernel-binaries-ptx-jit",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/tensorflow/tensorflow/issues/58681",
+        "Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice.\nCouldn't invoke ptxas --version\nInternalError: libdevice not found at ./libdevice.10.bc [Op:__some_op]\n",
+        "xla-libdevice-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # An older cuDNN loaded than torch was built with (motivated by set K's pytorch#3831).
     (
         "https://github.com/pytorch/pytorch/issues/3251",
