@@ -186,3 +186,22 @@ def test_the_seed_stacks_kernels_for_its_gpu_are_known() -> None:
     assert "compiled architectures are not in the matrix" not in result.stderr
     why = run_cli("matrix", "why", *SEED[:1], *SEED[2:])
     assert "has kernels for Quadro RTX 5000 (sm_75) (SASS for sm_70)" in why.stdout
+
+
+def test_a_cuda_10_build_conda_forge_lists_no_row_for_is_installed_with_pip(
+    shipped: Matrix,
+) -> None:
+    """TensorFlow 2.3.4 is a CUDA 10.1 build and conda.toml lists no conda-forge CUDA build
+    of it: the conda command installs it with pip, never as an unlisted
+    `tensorflow=2.3.4=cuda*` from conda-forge (emit.to_pip's CUDA < 11 rule)."""
+    target = Target(
+        os="linux",
+        arch="x86_64",
+        python="3.8",
+        driver=parse_driver_version("470.82.01"),
+        gpus=(parse_compute_capability("6.1"),),
+    )
+    result = plan(("tensorflow==2.3.4",), target, shipped)
+    text = emit.emit_conda(result, facts=CondaFacts.of(shipped))
+    assert "tensorflow=2.3.4" not in text
+    assert "pip install tensorflow==2.3.4" in text
