@@ -2,7 +2,8 @@
 
 Each case is asked through the judge's consumers (``matrix why``, ``plan``,
 ``check`` on a requirements file, the doctor on a snapshot with the same packages
-installed) and all must say the same thing: fails or works. The build grid for
+installed, ``fleet report`` over a one-node fleet of that snapshot, explain on the same
+machine as a pasted session) and all must say the same thing: fails or works. The build grid for
 torch is in test_judge.py; this covers the questions decided beside the build
 verdict (compat/platform.py, compat/keras.py). Shipped matrix.
 """
@@ -20,6 +21,8 @@ from envcheck.check.parse_requirements import parse_requirements
 from envcheck.compat.target import Target, target_from_flags
 from envcheck.doctor import diagnose
 from envcheck.explain import explain
+from envcheck.fleet.records import Entry
+from envcheck.fleet.report import build_report
 from envcheck.model.snapshot import Snapshot
 from envcheck.resolve.plan import plan
 from envcheck.why import explain_specs
@@ -78,23 +81,28 @@ def _check_fails(pins: tuple[str, ...], target: Target, matrix: Any) -> bool:
     return any(p.severity == "error" for p in report.problems)
 
 
-def _snapshot(
+def _snapshot_json(
     pins: tuple[str, ...], os_name: str, python: str, machine: tuple[str, str, str]
-) -> Snapshot:
+) -> dict[str, Any]:
     frameworks = []
     for pin in pins:
         package, version = pin.split("==")
         name = "tensorflow" if package.startswith("tensorflow") else package
         frameworks.append({"name": name, "version": version, "package": package})
-    return Snapshot.from_json(
-        {
-            "platform": {"os": os_name, "arch": "x86_64"},
-            "python": {"version": f"{python}.9"},
-            "driver": {"version": machine[0]},
-            "gpus": [{"index": 0, "name": machine[1], "compute_capability": machine[2]}],
-            "frameworks": frameworks,
-        }
-    )
+    return {
+        "schema": "envcheck.snapshot/1",
+        "platform": {"os": os_name, "arch": "x86_64"},
+        "python": {"version": f"{python}.9"},
+        "driver": {"version": machine[0]},
+        "gpus": [{"index": 0, "name": machine[1], "compute_capability": machine[2]}],
+        "frameworks": frameworks,
+    }
+
+
+def _snapshot(
+    pins: tuple[str, ...], os_name: str, python: str, machine: tuple[str, str, str]
+) -> Snapshot:
+    return Snapshot.from_json(_snapshot_json(pins, os_name, python, machine))
 
 
 def _message(
@@ -134,6 +142,20 @@ def test_every_command_gives_one_answer(
         "plan": not plan(pins, target, matrix).ok,
         "check": _check_fails(pins, target, matrix),
         "doctor": bool(errors),
+        "fleet": any(
+            g.finding.severity.value == "error"
+            for g in build_report(
+                [
+                    Entry(
+                        "node1",
+                        "nodes.jsonl:1",
+                        "ok",
+                        _snapshot_json(pins, os_name, python, machine),
+                    )
+                ],
+                matrix,
+            ).findings
+        ),
         "explain": any(
             f.severity.value == "error"
             for f in explain(_message(pins, os_name, python, machine), None, matrix).findings
