@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from envcheck.matrix import Matrix
 from tests.conftest import run_cli
 
 
@@ -22,14 +23,13 @@ def test_one_line_scanned_is_singular() -> None:
     assert " in 1 line" in two and "lines" not in two
 
 
-def test_fleet_counts_are_plural_only_when_needed() -> None:
+def test_fleet_counts_are_plural_only_when_needed(matrix: Matrix) -> None:
     from envcheck.fleet.records import read_json_lines
     from envcheck.fleet.render import report_text
     from envcheck.fleet.report import build_report
-    from envcheck.matrix import load_matrix
     from tests.fleet import fleetgen as G
 
-    report = build_report(read_json_lines(G.fleet_lines(1, {}), "f.jsonl"), load_matrix())
+    report = build_report(read_json_lines(G.fleet_lines(1, {}), "f.jsonl"), matrix)
     head = report_text(report).splitlines()[0]
     assert head.startswith("Fleet: 1 node, 1 judged, 1 stack (1 distinct snapshot); matrix ")
 
@@ -67,14 +67,11 @@ def test_explain_an_empty_argument(arg: str) -> None:
     )
 
 
-def test_a_failed_smoke_test_fix_points_at_its_own_evidence() -> None:
+def test_a_failed_smoke_test_fix_points_at_its_own_evidence(matrix: Matrix) -> None:
     from envcheck.deep import DEEP_FAILED, DeepResult, deep_findings
-    from envcheck.matrix import load_matrix
     from envcheck.model.snapshot import Snapshot
 
     result = DeepResult("torch", ok=False, error="RuntimeError: boom", output_tail="boom")
-    (finding,) = [
-        f for f in deep_findings([result], Snapshot(), load_matrix()) if f.id == DEEP_FAILED
-    ]
+    (finding,) = [f for f in deep_findings([result], Snapshot(), matrix) if f.id == DEEP_FAILED]
     assert "findings above" not in (finding.fix or "")
     assert finding.fix.startswith("The evidence above shows how the test failed")

@@ -18,14 +18,14 @@ from envcheck.check.discover import _env
 from envcheck.check.model import Project
 from envcheck.check.parse_environment import parse_environment
 from envcheck.compat.target import Target
+from envcheck.matrix import Matrix
 from tests.conftest import run_cli
 
 
 @pytest.fixture(scope="module")
-def shipped() -> Any:
-    from envcheck.matrix import load_matrix
+def shipped(matrix: Matrix) -> Any:
 
-    return load_matrix()
+    return matrix
 
 
 def _ec104(deps: list[str], matrix: Any, os: Optional[str] = None) -> list[tuple[int, str]]:

@@ -11,6 +11,7 @@ from envcheck.check.check import check_pins
 from envcheck.check.model import Location, Pin, Project
 from envcheck.check.parse_requirements import parse_requirements
 from envcheck.compat.target import Target
+from envcheck.matrix import Matrix
 from tests.conftest import run_cli
 
 
@@ -24,10 +25,9 @@ def _problems(text: str, matrix: Any) -> list[tuple[int, str, str]]:
 
 
 @pytest.fixture(scope="module")
-def shipped() -> Any:
-    from envcheck.matrix import load_matrix
+def shipped(matrix: Matrix) -> Any:
 
-    return load_matrix()
+    return matrix
 
 
 def test_a_patch_release_after_the_last_of_its_minor(shipped: Any) -> None:

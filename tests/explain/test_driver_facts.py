@@ -6,7 +6,7 @@ import pytest
 
 from envcheck.explain import explain
 from envcheck.explain.facts import extract
-from envcheck.matrix import load_matrix
+from envcheck.matrix import Matrix
 from envcheck.model.finding import Category
 
 
@@ -74,9 +74,9 @@ def test_an_unknown_libcuda_is_no_driver_fact() -> None:
     ],
 )
 def test_ngc_banner_is_driver_too_old_with_both_versions(
-    banner: str, built: str, found: str
+    matrix: Matrix, banner: str, built: str, found: str
 ) -> None:
-    report = explain(banner, None, load_matrix())
+    report = explain(banner, None, matrix)
     first = report.findings[0]
     assert (first.id, first.category) == ("ngc-container-driver-too-old", Category.DRIVER_TOO_OLD)
     assert built in (first.detail or "") and found in (first.detail or "")
@@ -115,7 +115,9 @@ def test_the_kernel_modules_version_wins_over_libcudas() -> None:
         ),
     ],
 )
-def test_driver_below_the_cuda_the_build_needs_is_first(runtime: str, needed: str) -> None:
+def test_driver_below_the_cuda_the_build_needs_is_first(
+    matrix: Matrix, runtime: str, needed: str
+) -> None:
     text = (
         runtime + "\n"
         "E tensorflow/stream_executor/cuda/cuda_driver.cc:328] failed call to cuInit: "
@@ -123,15 +125,15 @@ def test_driver_below_the_cuda_the_build_needs_is_first(runtime: str, needed: st
         "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported version is: "
         "418.67.0\n"
     )
-    first = explain(text, None, load_matrix()).findings[0]
+    first = explain(text, None, matrix).findings[0]
     assert first.category == Category.DRIVER_TOO_OLD
     assert "418.67" in first.title and needed in first.title
 
 
-def test_a_driver_new_enough_names_no_driver_cause() -> None:
+def test_a_driver_new_enough_names_no_driver_cause(matrix: Matrix) -> None:
     text = (
         "Successfully opened dynamic library libcudart.so.11.0\n"
         "kernel reported version is: 470.57.2\n"
     )
-    report = explain(text, None, load_matrix())
+    report = explain(text, None, matrix)
     assert all(f.category != Category.DRIVER_TOO_OLD for f in report.findings)

@@ -601,7 +601,9 @@ def test_an_assignment_in_the_message_is_judged_by_the_doctors_rule(mini_matrix:
     assert "CUDA_VISIBLE_DEVICES = 'void'" in m.evidence
 
 
-def test_a_pip_command_for_a_python_it_has_no_wheel_for(mini_matrix: Matrix) -> None:
+def test_a_pip_command_for_a_python_it_has_no_wheel_for(
+    matrix: Matrix, mini_matrix: Matrix
+) -> None:
     from envcheck.explain.facts import extract
 
     text = (
@@ -613,7 +615,7 @@ def test_a_pip_command_for_a_python_it_has_no_wheel_for(mini_matrix: Matrix) -> 
     facts = extract(text)
     assert facts.python == "3.11" and facts.os == "windows"
     assert facts.pins == (("torch", "1.12.1+cu113"),)
-    report = explain(text, None, load_matrix())
+    report = explain(text, None, matrix)
     found = {f.id: f for f in report.findings}
     assert "python-unsupported" in found
     assert (
@@ -800,7 +802,9 @@ def test_tensorflow_device_lines_are_gpu_facts() -> None:
     assert extract(text).gpus == (("GeForce GT 730", "3.5"), ("Tesla K80", "3.7"))
 
 
-def test_driver_too_old_without_the_build_plans_for_the_driver_the_message_states() -> None:
+def test_driver_too_old_without_the_build_plans_for_the_driver_the_message_states(
+    matrix: Matrix,
+) -> None:
     # Colab-style: an unpinned `pip install torch`, then PyTorch's "found version 10010"
     # (a CUDA 10.1 driver). No build is known, so no rule judges it; the fix must be a
     # build that driver runs, not a fixed newer CUDA variant.
@@ -813,7 +817,7 @@ def test_driver_too_old_without_the_build_plans_for_the_driver_the_message_state
         "RuntimeError: The NVIDIA driver on your system is too old (found version 10010)."
         " Please update your GPU driver by downloading and installing a new version\n"
     )
-    m = only(explain(text, None, load_matrix()), "torch-driver-too-old")
+    m = only(explain(text, None, matrix), "torch-driver-too-old")
     assert m.root_cause is not None and "CUDA up to 10.1" in m.root_cause
     assert m.fix is not None and "pip install torch==" in m.fix
     variant = re.search(r"/whl/cu(\d+)(\d)\b", m.fix)
@@ -836,14 +840,14 @@ def test_driver_too_old_with_a_known_build_is_the_doctors_call(mini_matrix: Matr
     assert "made for a newer CUDA" not in m.root_cause
 
 
-def test_nvcc_older_than_the_gpu_names_the_toolkit() -> None:
+def test_nvcc_older_than_the_gpu_names_the_toolkit(matrix: Matrix) -> None:
     """facebookresearch/3detr#59's situation: an RTX 4090 and a CUDA 11.5 nvcc."""
     s = snap(
         gpus=[{"index": 0, "name": "NVIDIA GeForce RTX 4090"}],
         cuda_toolkits=[{"version": "11.5.119", "path": "/usr/local/cuda-11.5", "source": "nvcc"}],
     )
     text = "nvcc fatal   : Unsupported gpu architecture 'compute_89'"
-    m = only(explain(text, s, load_matrix()), "ptxas-unknown-gpu-arch")
+    m = only(explain(text, s, matrix), "ptxas-unknown-gpu-arch")
     assert m.root_cause == (
         "the CUDA 11.5 toolkit at /usr/local/cuda-11.5 predates GPU 0 NVIDIA GeForce RTX 4090 "
         "(sm_89); its compiler cannot build for it"

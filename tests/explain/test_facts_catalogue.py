@@ -339,11 +339,9 @@ def test_a_gpu_of_another_vendor_is_read_but_not_a_cpu_of_that_vendor() -> None:
     assert extract("AMD EPYC 7763 64-Core Processor\nIntel(R) Core(TM) i7\n").other_gpus == ()
 
 
-def test_another_vendors_gpu_is_the_cause_only_without_an_nvidia_one() -> None:
+def test_another_vendors_gpu_is_the_cause_only_without_an_nvidia_one(matrix: Matrix) -> None:
     from envcheck.explain import explain
-    from envcheck.matrix import load_matrix
 
-    matrix = load_matrix()
     error = "RuntimeError: Found no NVIDIA driver on your system.\n"
     amd = explain("I use an AMD GPU\n" + error, None, matrix).findings[0]
     assert (amd.id, amd.category.value) == ("gpu-not-nvidia", "no_gpu")

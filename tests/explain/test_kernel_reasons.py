@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from envcheck.explain import explain
-from envcheck.matrix import load_matrix
+from envcheck.matrix import Matrix
 from envcheck.model.finding import Category
 
 SMI = (
@@ -14,8 +14,8 @@ SMI = (
 )
 
 
-def _first(text: str) -> tuple[str, Category]:
-    report = explain(text, None, load_matrix())
+def _first(matrix: Matrix, text: str) -> tuple[str, Category]:
+    report = explain(text, None, matrix)
     first = report.findings[0]
     return first.id, first.category
 
@@ -78,9 +78,9 @@ def _first(text: str) -> tuple[str, Category]:
         ),
     ],
 )
-def test_kernel_reason_comes_first(log: str, sig: str, category: Category) -> None:
-    assert _first(SMI + log) == (sig, category)
-    assert _first(log) == (sig, category)
+def test_kernel_reason_comes_first(matrix: Matrix, log: str, sig: str, category: Category) -> None:
+    assert _first(matrix, SMI + log) == (sig, category)
+    assert _first(matrix, log) == (sig, category)
 
 
 def test_legacy_branch_facts() -> None:
@@ -103,5 +103,5 @@ def test_legacy_branch_facts() -> None:
     assert match.line_no == 1
 
 
-def test_the_symptom_alone_stays_no_driver() -> None:
-    assert _first(SMI) == ("nvidia-smi-no-driver", Category.NO_DRIVER)
+def test_the_symptom_alone_stays_no_driver(matrix: Matrix) -> None:
+    assert _first(matrix, SMI) == ("nvidia-smi-no-driver", Category.NO_DRIVER)

@@ -7,7 +7,7 @@ import pytest
 
 from envcheck.explain import explain
 from envcheck.explain.facts import extract
-from envcheck.matrix import load_matrix
+from envcheck.matrix import Matrix
 from envcheck.model.finding import Category
 
 
@@ -38,9 +38,9 @@ from envcheck.model.finding import Category
         ),
     ],
 )
-def test_cuda_major_from_every_wording(text: str, lib: str, cuda: str) -> None:
+def test_cuda_major_from_every_wording(matrix: Matrix, text: str, lib: str, cuda: str) -> None:
     assert extract(text).cuda_unloadable == ((lib, cuda),)
-    first = explain(text, None, load_matrix()).findings[0]
+    first = explain(text, None, matrix).findings[0]
     assert first.category == Category.CUDA_RUNTIME_MISSING
 
 
@@ -62,8 +62,8 @@ def test_cuda_major_from_every_wording(text: str, lib: str, cuda: str) -> None:
         "libcurand.so.10: cannot open shared object file: No such file or directory",
     ],
 )
-def test_any_nvidia_library_the_loader_cannot_open(text: str) -> None:
-    report = explain(text, None, load_matrix())
+def test_any_nvidia_library_the_loader_cannot_open(matrix: Matrix, text: str) -> None:
+    report = explain(text, None, matrix)
     (match,) = report.matches
     assert match.signature.id == "cuda-shared-library-missing"
     assert match.facts["lib"].startswith("lib")
@@ -71,13 +71,13 @@ def test_any_nvidia_library_the_loader_cannot_open(text: str) -> None:
     assert report.findings[0].category == Category.CUDA_RUNTIME_MISSING
 
 
-def test_a_cudnn_dll_is_a_cudnn_finding() -> None:
+def test_a_cudnn_dll_is_a_cudnn_finding(matrix: Matrix) -> None:
     text = (
         "FileNotFoundError: Could not find module 'C:\\\\x\\\\cudnn64_8.dll' (or one of its "
         "dependencies). Try using the full path with constructor syntax."
     )
     assert extract(text).cudnn_unloadable == ("8",)
-    assert explain(text, None, load_matrix()).findings[0].category == Category.CUDNN_MISMATCH
+    assert explain(text, None, matrix).findings[0].category == Category.CUDNN_MISMATCH
 
 
 def test_a_library_of_another_vendor_is_no_cuda_finding() -> None:

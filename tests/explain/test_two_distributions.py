@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from envcheck.explain import explain
 from envcheck.explain.facts import extract
-from envcheck.matrix import load_matrix
+from envcheck.matrix import Matrix
 from envcheck.model.finding import Category
 
 # cupy/_environment.py's warning as it reaches a notebook;
@@ -29,19 +29,19 @@ def test_listed_distributions_are_facts() -> None:
     assert extract(tagged).packages == ("cupy-cuda12x", "cupy-cuda13x")
 
 
-def test_two_cupy_wheels_are_mixed_wheels_first() -> None:
-    report = explain(WARNING, None, load_matrix())
+def test_two_cupy_wheels_are_mixed_wheels_first(matrix: Matrix) -> None:
+    report = explain(WARNING, None, matrix)
     first = report.findings[0]
     assert (first.id, first.category) == ("cupy-multiple-packages", Category.MIXED_WHEELS)
     assert "CUDA 12: cupy-cuda12x" in first.evidence
     assert "CUDA 13: cupy-cuda13x" in first.evidence
 
 
-def test_a_source_build_beside_a_wheel_is_named_too() -> None:
+def test_a_source_build_beside_a_wheel_is_named_too(matrix: Matrix) -> None:
     # cupy (source) and cupy-cuda11x: one major, still two distributions of one package.
     text = WARNING.replace("cupy-cuda12x, cupy-cuda13x", "cupy, cupy-cuda11x")
     assert extract(text).packages == ("cupy", "cupy-cuda11x")
-    first = explain(text, None, load_matrix()).findings[0]
+    first = explain(text, None, matrix).findings[0]
     assert first.category == Category.MIXED_WHEELS
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from envcheck.doctor import diagnose
-from envcheck.matrix import load_matrix
+from envcheck.matrix import Matrix
 from envcheck.model.finding import Severity
 from envcheck.model.snapshot import Framework, Snapshot
 from tests.conftest import run_cli
@@ -23,7 +23,9 @@ from tests.fleet import fleetgen as G
 DRIFTS = {23: G.OLD_DRIVER, 101: G.NVML_MISMATCH, 177: G.NO_GPU}
 
 
-def test_report_names_the_three_drifts_and_an_environment_for_the_rest(tmp_path: Path) -> None:
+def test_report_names_the_three_drifts_and_an_environment_for_the_rest(
+    matrix: Matrix, tmp_path: Path
+) -> None:
     fleet = tmp_path / "fleet.jsonl"
     fleet.write_text("".join(G.fleet_lines(200, DRIFTS)))
     drifted = {G.node_name(i) for i in DRIFTS}
@@ -53,7 +55,6 @@ def test_report_names_the_three_drifts_and_an_environment_for_the_rest(tmp_path:
     (pick,) = [p for p in env["plan"]["picks"] if p["package"] == "torch"]
 
     # Install the printed torch into every healthy stack and ask the doctor.
-    matrix = load_matrix()
     seen = set()
     for i in [-1, *range(200)]:
         if i in DRIFTS:

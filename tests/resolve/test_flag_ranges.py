@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from envcheck.matrix import Matrix
 from tests.conftest import run_cli
 
 
 @pytest.fixture(scope="module")
-def branches() -> tuple[int, int]:
-    from envcheck.matrix import load_matrix
+def branches(matrix: Matrix) -> tuple[int, int]:
 
-    known = sorted(b.branch for b in load_matrix().driver_branches)
+    known = sorted(b.branch for b in matrix.driver_branches)
     return known[0], known[-1]
 
 
@@ -40,10 +40,9 @@ def test_a_driver_newer_than_the_matrix_is_still_planned(branches: tuple[int, in
     assert run_cli("plan", "torch", "--driver", f"{newest + BRANCH_HEADROOM + 1}").exit_code == 2
 
 
-def test_a_compute_capability_no_gpu_has() -> None:
-    from envcheck.matrix import load_matrix
+def test_a_compute_capability_no_gpu_has(matrix: Matrix) -> None:
 
-    known = {str(c) for a in load_matrix().architectures for c in a.compute_capabilities}
+    known = {str(c) for a in matrix.architectures for c in a.compute_capabilities}
     code, _, err = run_cli("plan", "torch", "--gpu", "sm_999")
     assert code == 2
     m = re.search(
