@@ -688,7 +688,11 @@ def _with_root_cause(
         if agreeing:
             for line in told:
                 cause.add(line)
-        if cause.fix is None and cause.text is not None:
+        if cause.fix is None and (
+            cause.text is not None or m.signature.category in _REPLACE_BUILD
+        ):
+            # A build to replace is the signature's own cause: the resolver's commands
+            # for the target the message describes stand in for its generic advice.
             cause.fix = _resolver_fix(m, snapshot, matrix)
     except Exception as exc:  # noqa: BLE001 - explaining must not crash on odd snapshots
         cause.add(f"(root-cause analysis stopped: {type(exc).__name__}: {exc})")
@@ -714,10 +718,22 @@ def _resolver_fix(m: Match, snapshot: Snapshot, matrix: Matrix) -> Optional[str]
 
     wanted = set(m.signature.frameworks)
     installed = [fw for fw in snapshot.frameworks if fw.name in wanted and fw.version]
+    category = m.signature.category
+    if not installed and len(wanted) == 1 and category in _REPLACE_BUILD:
+        # Nothing says which build is installed, but the message shows the machine: the
+        # resolver's build of the one framework the message is about.
+        # Only for a known OS and driver: PyPI's default wheel is a CUDA build on Linux
+        # and a CPU one on Windows, and the CUDA variant must be one the driver runs, so
+        # a command for an unknown machine may install a build that does not work.
+        target = _target(snapshot, matrix)
+        if target.os is None or target.driver is None:
+            return None
+        (name,) = wanted
+        command = install_fix(name, target, matrix, snapshot.packages, replacing=name)
+        return f"Install a build that runs here:\n  {command}" if command else None
     if len(installed) != 1 or not installed[0].name:
         return None
     fw = installed[0]
-    category = m.signature.category
     if category in _REPLACE_BUILD:
         command = install_fix(
             fw.name or "",
