@@ -688,9 +688,7 @@ def _with_root_cause(
         if agreeing:
             for line in told:
                 cause.add(line)
-        if cause.fix is None and (
-            cause.text is not None or m.signature.category in _REPLACE_BUILD
-        ):
+        if cause.fix is None and (cause.text is not None or m.signature.category in _REPLACE_BUILD):
             # A build to replace is the signature's own cause: the resolver's commands
             # for the target the message describes stand in for its generic advice.
             cause.fix = _resolver_fix(m, snapshot, matrix)
