@@ -15,7 +15,7 @@ from envcheck import names
 from envcheck.compat.judge import UNVERIFIED, Level, Reason
 from envcheck.errors import InputError
 from envcheck.model.finding import Category
-from envcheck.model.versions import release_key, release_matches
+from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
     from envcheck.compat.select import Selection
@@ -432,13 +432,12 @@ def _spec_versions(result: SpecResult) -> list[str]:
 def _cross_keras(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
     """A keras option fails when it conflicts with every release the tensorflow spec
     given with it can mean (``compat.keras``, as plan and check judge the pair)."""
-    from envcheck.compat.keras import keras_tensorflow_reason
+    from envcheck.compat.keras import keras_releases_reason
 
     tf = next((r for r in results if r.spec.kind == "tensorflow"), None)
     tf_versions = _spec_versions(tf) if tf is not None else []
     if not tf_versions:
         return results
-    newest_tf = max(tf_versions, key=release_key)
     out = []
     for result in results:
         if result.spec.kind != "keras":
@@ -448,13 +447,10 @@ def _cross_keras(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
         # _keras_options made one option per matching row, in this order.
         for option, row in zip(result.options, _keras_rows(result.spec, matrix)):
             mine = [v for v in row.versions if release_matches(result.spec.version, v)]
-            if not mine or any(
-                keras_tensorflow_reason(v, t, matrix) is None for v in mine for t in tf_versions
-            ):
+            conflict = keras_releases_reason(mine, tf_versions, matrix)
+            if conflict is None:
                 options.append(option)
                 continue
-            conflict = keras_tensorflow_reason(max(mine, key=release_key), newest_tf, matrix)
-            assert conflict is not None
             options.append(replace(option, works=False, reasons=(*option.reasons, conflict)))
         out.append(replace(result, options=tuple(options)))
     return out

@@ -136,7 +136,7 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
     from envcheck import names
-    from envcheck.compat.keras import keras_tensorflow_reason
+    from envcheck.compat.keras import keras_releases_reason
 
     def allowed(pin: Pin, known: Iterable[str]) -> list[str]:
         try:
@@ -166,16 +166,10 @@ def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
             if key in seen:
                 continue
             seen.add(key)
-            kv, tv = allowed(k, keras_known), allowed(t, tf_known)
-            if not kv or not tv:  # a version the matrix lacks: not judged
+            # A version the matrix lacks is not judged (an empty side).
+            newest = keras_releases_reason(allowed(k, keras_known), allowed(t, tf_known), matrix)
+            if newest is None:
                 continue
-            if any(keras_tensorflow_reason(a, b, matrix) is None for a in kv for b in tv):
-                continue
-            # Every pair conflicts; say why for the newest of each, what pip tries first.
-            newest = keras_tensorflow_reason(
-                max(kv, key=release_key), max(tv, key=release_key), matrix
-            )
-            assert newest is not None
             problems.append(
                 Problem(
                     k.location,

@@ -11,6 +11,7 @@ by the planner, ``matrix why`` and ``check``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
@@ -63,6 +64,23 @@ def keras_tensorflow_reason(keras: str, tensorflow: str, matrix: Matrix) -> Opti
     if why is None:
         return None
     return Reason(KERAS_TENSORFLOW, Level.ERROR, Category.MIXED_WHEELS, why[0], (why[1].cite(),))
+
+
+def keras_releases_reason(
+    keras: Sequence[str], tensorflow: Sequence[str], matrix: Matrix
+) -> Optional[Reason]:
+    """The error when every keras release in ``keras`` conflicts with every TensorFlow
+    release in ``tensorflow`` (said for the newest of each, the pair pip tries first);
+    None when some pair goes together or either side is empty."""
+    from envcheck.model.versions import release_key
+
+    if not keras or not tensorflow:
+        return None
+    if any(keras_tensorflow_reason(k, t, matrix) is None for k in keras for t in tensorflow):
+        return None
+    return keras_tensorflow_reason(
+        max(keras, key=release_key), max(tensorflow, key=release_key), matrix
+    )
 
 
 def keras_verdict(row: KerasRelease, version: str, target: Target) -> Verdict:
