@@ -28,6 +28,7 @@ from envcheck.explain.signatures import (
     NO_DRIVER,
     NO_GPU,
     NVML,
+    UNSEEN_GPU,
     Signature,
 )
 from envcheck.explain.signatures import by_id as _table_by_id
@@ -669,6 +670,8 @@ def _with_root_cause(
             # names an error of the kind the signature reports: that is the cause.
             cause.because(errors[0].title, errors[0].fix)
             cause.by = errors[0].id
+            if m.signature.analysis == UNSEEN_GPU:
+                cause.category = errors[0].category
             for line in errors[0].evidence:
                 cause.add(line)
         if analysis is not None:
@@ -752,6 +755,9 @@ def _resolver_fix(m: Match, snapshot: Snapshot, matrix: Matrix) -> Optional[str]
 def _doctor_agrees(m: Match, doctor: tuple[Finding, ...]) -> list[Finding]:
     """The doctor's errors and warnings in the categories the signature reports."""
     related = _RELATED.get(m.signature.category, (m.signature.category,))
+    if m.signature.analysis == UNSEEN_GPU:
+        # Seeing no GPU is what every cause of a GPU not being used looks like.
+        related = tuple(c for c in Category if c not in _NOT_A_SETUP)
     ids = _RELATED_IDS.get(m.signature.category, ())
     return [
         f
@@ -798,6 +804,9 @@ _NOT_PLATFORM = (
 """Categories the platform does not explain: a running GPU's states and features, a
 machine with no NVIDIA GPU or driver at all (on macOS that is the fact itself), and
 pip's choice of wheels for the interpreter."""
+
+_NOT_A_SETUP = (Category.OTHER, Category.CAPABILITY, Category.PYTHON_UNSUPPORTED)
+"""Doctor categories that do not make a framework see no GPU."""
 
 _RELATED_IDS: dict[Category, tuple[str, ...]] = {
     Category.CUDNN_MISMATCH: ("cudnn-missing",),
@@ -1314,7 +1323,63 @@ def _nvml(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
         )
 
 
+def _unseen_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """A framework's own check says it sees no GPU (``torch.cuda.is_available()``
+    False, TensorFlow's empty GPU list, JAX's CPU devices). That is a symptom: the
+    doctor's errors on the machine (the message's facts laid over it) decide it first
+    (``_with_root_cause`` adopts any of them); what the text shows beside it comes next:
+    a ``CUDA_VISIBLE_DEVICES`` the script sets, a release with no GPU build for the
+    platform the text is from (or may be from). Otherwise the row's own reading, the
+    most common cause of that framework's check failing, stands."""
+    from envcheck.compat.platform import gpu_platform_reason
+
+    if cause.text is not None:
+        return
+    value = snapshot.env.get("CUDA_VISIBLE_DEVICES")
+    if value is not None:
+        first = (value.split(",")[0]).strip()
+        cause.add(f"CUDA_VISIBLE_DEVICES = {value!r}")
+        if first.isdigit() and int(first) > 0 and not snapshot.gpus:
+            cause.category = Category.ENV_VAR_HIDES_GPU
+            cause.because(
+                f"CUDA_VISIBLE_DEVICES={value!r} starts at GPU index {first}: on a machine "
+                f"with fewer than {int(first) + 1} GPUs it names no device, so the framework "
+                "sees none",
+                "Set CUDA_VISIBLE_DEVICES to indices that exist (`nvidia-smi -L` lists them; "
+                "a one-GPU machine has only 0) or unset it.",
+            )
+            return
+    told = _uninspected(snapshot)
+    os_name = snapshot.platform.os
+    for fw in snapshot.frameworks:
+        if fw.name not in m.signature.frameworks or not fw.version:
+            continue
+        if os_name not in (None, "windows"):
+            continue
+        reason = gpu_platform_reason(matrix, fw.name, fw.version, "windows-x86_64", fw.package)
+        if reason is None:
+            continue
+        cause.category = reason.category
+        cause.add(f"{_label(fw)} (from the message)" if told else _label(fw))
+        if os_name is None:
+            cause.add(
+                "the operating system is not shown; native Windows is assumed, the "
+                "platform most such reports come from"
+            )
+        for cite in reason.sources:
+            cause.add(f"matrix: {cite}")
+        cause.because(
+            reason.message
+            if os_name == "windows"
+            else f"if this runs on native Windows: {reason.message}",
+            "On Windows use WSL2 (the Linux build sees the GPU there), or a release that "
+            "still has a Windows GPU build (`envcheck plan` with `--os windows` names it).",
+        )
+        return
+
+
 _ANALYSES = {
+    UNSEEN_GPU: _unseen_gpu,
     DRIVER: _driver,
     ARCH: _arch,
     CPU_BUILD: _cpu_build,

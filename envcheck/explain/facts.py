@@ -211,6 +211,7 @@ def extract(text: str) -> MessageFacts:
     container = False
     gpu_flag = False
     macos = False
+    linux = False
     packages: tuple[str, ...] = ()
     listing = 0
     libcuda_driver: Optional[str] = None
@@ -253,6 +254,7 @@ def extract(text: str) -> MessageFacts:
             wsl1_kernel = k.group(1) if k else None
         gpu_flag = gpu_flag or fact["docker-gpu-flag"].search(line) is not None
         macos = macos or fact["macos"].search(line) is not None
+        linux = linux or fact["linux"].search(line) is not None
         p = fact["pip-install"].search(line)
         if p:
             for word in p.group(1).replace('"', " ").replace("'", " ").split()[:50]:
@@ -368,6 +370,8 @@ def extract(text: str) -> MessageFacts:
                 cudnn_by = "tensorflow"
     if os_name is None and macos:
         os_name = "darwin"
+    elif os_name is None and linux:
+        os_name = "linux"
     driver = driver or libcuda_driver
     return MessageFacts(
         python,

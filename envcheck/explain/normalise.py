@@ -46,6 +46,14 @@ _RECORD_START = re.compile(
     r"\s|\d{4}-\d\d-\d\d|\[|[EWIF]\d{4} |Traceback |During handling"
     r"|[A-Z]\w{0,60}(?:Error|Exception|Warning):"
 )
+# An interactive session (the Python REPL's ``>>>``, IPython's ``In [3]:``) prints a
+# call's one-word answer on the next row (IPython as ``Out[3]:``, after a blank row):
+# the two are read as one line, "call -> answer", so a check answered False is one
+# message.
+_REPL_IN = re.compile(r"\s{0,8}(?:>>>|In \[\d{1,6}\]:)\s{0,4}(\S[^\n]{0,300})$")
+_REPL_OUT = re.compile(
+    r"\s{0,8}(?:Out\[\d{1,6}\]:\s{0,4})?(False|True|None|\[\]|0|''|\"\"|'cpu'|\[CpuDevice\(id=0\)\])\s{0,4}$"
+)
 MAX_JOINED = 16
 """At most this many records or terminal rows make one logical line."""
 _MIN_WIDTH = 60
@@ -72,7 +80,8 @@ class Normalised:
 # record, an escape or a carriage return anywhere in it. Lines without one are copied
 # in bulk. The literals are looked for only when the text holds them at all.
 _MARK_START = re.compile(
-    r"^\s{0,40}(?:\[|kernel: |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\dT)", re.MULTILINE
+    r"^\s{0,40}(?:\[|kernel: |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\dT|>>> |In \[\d)",
+    re.MULTILINE,
 )
 _MARK_LITERALS = ("NVRM:", "#012", "\\x0a", "\r")
 
@@ -141,12 +150,21 @@ def normalise(text: str) -> Normalised:
     joined = 0
     done = 0
     for index in marks:
+        if index < done:
+            continue  # the answer row of a REPL call, already joined
         if index > done:
             # Untouched lines: copied, and no message runs on across them.
             out.extend(lines[done:index])
             origins.extend(range(done + 1, index + 1))
             nvrm_open = wrap_open = False
         done = index + 1
+        answer = _repl_answer(lines, index)
+        if answer is not None:
+            out.append(answer[0])
+            origins.append(index + 1)
+            done = answer[1]
+            nvrm_open = wrap_open = False
+            continue
         for raw in _split(lines[index]):
             hit = _PREFIX.match(raw)
             line = raw[hit.end() :] if hit else raw
@@ -174,6 +192,24 @@ def normalise(text: str) -> Normalised:
     out.extend(lines[done:])
     origins.extend(range(done + 1, len(lines) + 1))
     return Normalised("\n".join(out), tuple(origins))
+
+
+def _repl_answer(lines: list[str], index: int) -> Optional[tuple[str, int]]:
+    """("call -> answer", index after the answer row) when line ``index`` is a REPL
+    call whose one-word answer is on the next row (or the one after a blank row)."""
+    call = _REPL_IN.match(lines[index])
+    if call is None:
+        return None
+    for step in (1, 2):
+        at = index + step
+        if at >= len(lines):
+            return None
+        answer = _REPL_OUT.match(lines[at])
+        if answer is not None:
+            return f"{call.group(1).rstrip()} -> {answer.group(1)}", at + 1
+        if lines[at].strip():
+            return None
+    return None
 
 
 def as_pasted(

@@ -48,10 +48,13 @@ MEMORY = "memory"
 BF16 = "bf16"
 COMPANION = "companion"
 CUDNN_HANDLE = "cudnn_handle"
+UNSEEN_GPU = "unseen_gpu"
+"""A framework's own check that it sees no GPU (``is_available()`` False, an empty
+GPU list): a symptom whose cause the facts beside it decide."""
 NONE = ""
 ANALYSES = (
     DRIVER, ARCH, CPU_BUILD, CUDNN, CUDA_LIB, NVML, NO_DRIVER, NO_GPU, ENV_VAR, MEMORY, BF16,
-    COMPANION, CUDNN_HANDLE,
+    COMPANION, CUDNN_HANDLE, UNSEEN_GPU,
 )  # fmt: skip
 """The analyses a row may name (``analysis``; NONE is written by leaving it out)."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from envcheck.explain import explain
 from envcheck.explain.normalise import normalise
 
@@ -123,3 +125,36 @@ def test_normalising_is_linear() -> None:
     record = "[    3.513141] NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)\n"
     norm = normalise(record * 200_000)
     assert len(norm.origins) >= 200_000 // 16
+
+
+@pytest.mark.parametrize(
+    ("pasted", "joined"),
+    [
+        (">>> torch.cuda.is_available()\nFalse\n", "torch.cuda.is_available() -> False"),
+        (
+            "In [2]: torch.cuda.is_available()\n\nOut[2]: False\n",
+            "torch.cuda.is_available() -> False",
+        ),
+        (
+            ">>> tf.config.list_physical_devices('GPU')\n[]\n",
+            "tf.config.list_physical_devices('GPU') -> []",
+        ),
+        (">>> jax.devices()\n[CpuDevice(id=0)]\n", "jax.devices() -> [CpuDevice(id=0)]"),
+    ],
+)
+def test_a_repl_call_and_its_one_word_answer_are_one_line(pasted: str, joined: str) -> None:
+    norm = normalise(pasted)
+    assert norm.text.split("\n")[0] == joined
+    assert norm.origin(1) == 1
+
+
+def test_a_repl_call_answered_with_more_than_a_word_stays_as_it_was() -> None:
+    pasted = ">>> import torch\n>>> torch.__version__\n'2.1.0+cu121'\n>>> x = 1\n"
+    assert normalise(pasted).text == pasted.rstrip("\n")
+
+
+def test_a_repl_session_is_explained_as_the_check_it_shows(matrix: object) -> None:
+    report = explain(">>> import torch\n>>> torch.cuda.is_available()\nFalse\n", None, matrix)
+    first = report.findings[0]
+    assert first.id == "torch-sees-no-gpu"
+    assert report.matches[0].lines[0][0] == 2  # the line the call was typed on

@@ -134,6 +134,24 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead"
         ),
     ),
+    "torch-sees-no-gpu": (
+        "torch.cuda.is_available() returns False",
+        "print(torch.cuda.is_available())  # False",
+        # A REPL call and its answer row, as envcheck.explain.normalise joins them.
+        "torch.cuda.is_available() -> False",
+    ),
+    "tensorflow-sees-no-gpu": (
+        "tf.config.list_physical_devices('GPU') returns []",
+        "tf.config.list_physical_devices('GPU') -> []",
+        "Num GPUs Available:  0",
+        "print(tf.test.is_built_with_cuda()) #  false is returned".replace("false", "False"),
+        "GPU is NOT AVAILABLE",
+        "tf.test.gpu_device_name() returns ''",
+    ),
+    "jax-sees-no-gpu": (
+        "jax.devices() -> [CpuDevice(id=0)]",
+        "jax.default_backend() returns 'cpu'",
+    ),
     "jaxlib-attribute-missing": (
         "AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_call_target'",
     ),

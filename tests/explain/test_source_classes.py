@@ -14,6 +14,26 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # A framework's own check answered no (the unseen_gpu analysis), on reports the rows
+    # were not written from.
+    (
+        "https://github.com/pytorch/pytorch/issues/43493",
+        (
+            "Successfully installed pillow-7.2.0 torch-1.6.0 torchvision-0.7.0\n"
+            '3. `python -c "import torch; print(torch.cuda.is_available());"` prints `False`\n'
+        ),
+        "torch-sees-no-gpu",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
+        "https://github.com/tensorflow/tensorflow/issues/38990",
+        (
+            "physical_devices = tf.config.list_physical_devices('GPU') \n"
+            'print("Num GPUs:", len(physical_devices)) \n\n`Num GPUs: 0`\n'
+        ),
+        "tensorflow-sees-no-gpu",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
     # Rows read from the sources of vLLM, Triton, xFormers, bitsandbytes, flash-attn and
     # ggml-cuda, each on the public report its source names.
     (

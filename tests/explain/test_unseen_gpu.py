@@ -1,0 +1,79 @@
+"""A framework's own check answered no (is_available() False, an empty GPU list) is a
+symptom; what the text shows beside it decides the cause (explain.core._unseen_gpu)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from envcheck.explain import explain
+from envcheck.model.finding import Category
+
+CASES = [
+    # A script exporting an index a one-GPU machine lacks.
+    (
+        "export CUDA_VISIBLE_DEVICES=1\npython train.py\ntorch.cuda.is_available() returns False\n",
+        Category.ENV_VAR_HIDES_GPU,
+    ),
+    # Index 0 hides nothing: the row's own reading stands.
+    (
+        (
+            "CUDA_VISIBLE_DEVICES=0 python -c 'import torch; print(torch.cuda.is_available())'\n"
+            "torch.cuda.is_available() -> False\n"
+        ),
+        Category.CPU_ONLY_BUILD,
+    ),
+    # A release without a GPU build for native Windows, the OS not shown.
+    ("Tensor Flow Version: 2.12.0\nGPU is NOT AVAILABLE\n", Category.PLATFORM_UNSUPPORTED),
+    # The same release on Linux: its libraries, not the platform.
+    (
+        (
+            'Tensor Flow Version: 2.12.0\n  File "/home/me/venv/lib/python3.10/site-packages/x.py"\n'
+            "GPU is NOT AVAILABLE\n"
+        ),
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    # A release that had Windows GPU builds: not the platform either.
+    ("Tensor Flow Version: 2.10.0\nGPU is NOT AVAILABLE\n", Category.CUDA_RUNTIME_MISSING),
+    # The doctor's error on the facts shown (a CPU build) is adopted.
+    (
+        ">>> torch.__version__\n'2.1.0+cpu'\n>>> torch.cuda.is_available()\nFalse\n",
+        Category.CPU_ONLY_BUILD,
+    ),
+    # A container session without GPU flags.
+    (
+        (
+            "appuser@365bfc56cfa5:~/app$ python -c 'import torch; print(torch.cuda.is_available())'\n"
+            "torch.cuda.is_available() -> False\n"
+        ),
+        Category.CONTAINER_NO_GPU,
+    ),
+    # macOS has no CUDA at all.
+    (
+        (
+            '  File "/Users/me/miniconda3/lib/python3.11/site-packages/torch/__init__.py"\n'
+            "torch.cuda.is_available() returns False\n"
+        ),
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    # JAX on a machine the text does not describe: the CPU jaxlib.
+    (">>> jax.devices()\n[CpuDevice(id=0)]\n", Category.CPU_ONLY_BUILD),
+]
+
+
+@pytest.mark.parametrize(("text", "category"), CASES)
+def test_the_facts_beside_the_check_decide_its_cause(
+    text: str, category: Category, matrix: Any
+) -> None:
+    first = explain(text, None, matrix).findings[0]
+    assert first.category == category, first
+
+
+def test_an_error_beside_the_check_comes_first(matrix: Any) -> None:
+    text = (
+        "torch.cuda.is_available() returns False\n"
+        "RuntimeError: The NVIDIA driver on your system is too old (found version 11040).\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert first.category == Category.DRIVER_TOO_OLD
