@@ -67,6 +67,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             'level=WARN source=cuda_compat.go:70 msg="NVIDIA driver too old" device="Tesla P4" '
             'compute=6.1 driver=550.54 required_driver="570 or newer"'
         ),
+        # the quoted message alone, as reports often keep it
+        'discover/cuda_compat.go: "NVIDIA driver too old" for both GPUs',
     ),
     "libcuda-stub-loaded": (
         "OSError: /usr/local/cuda/lib64/stubs/libcuda.so: undefined symbol: cuInit_v2",
