@@ -253,7 +253,11 @@ def extract(text: str) -> MessageFacts:
             k = fact["wsl1-kernel"].search(line)
             wsl1_kernel = k.group(1) if k else None
         gpu_flag = gpu_flag or fact["docker-gpu-flag"].search(line) is not None
-        macos = macos or fact["macos"].search(line) is not None
+        macos = (
+            macos
+            or fact["macos"].search(line) is not None
+            or fact["macos-prose"].search(line) is not None
+        )
         linux = linux or fact["linux"].search(line) is not None
         p = fact["pip-install"].search(line)
         if p:

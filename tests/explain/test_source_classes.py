@@ -14,6 +14,30 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # macOS named only in prose (macos-prose fact): no CUDA build runs there.
+    (
+        "https://github.com/yizhiwang96/deepvecfont-v2/issues/9",
+        (
+            'anaconda3/envs/dvf_v2_10/lib/python3.10/site-packages/torch/cuda/__init__.py", '
+            "line 239, in _lazy_init\n"
+            '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+            "AssertionError: Torch not compiled with CUDA enabled\n"
+            "when i'm using training mode, my current machine is MacBook Pro 2021 with M1 Pro "
+            "Chip, and 16 GB RAM\n"
+        ),
+        "torch-not-compiled-with-cuda",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    (
+        "https://github.com/mistralai/mistral-inference/issues/3",
+        (
+            "I'm on Mac M1 and I'm getting this error related to Torch not compiled with CUDA "
+            "enabled.\n"
+            "AssertionError: Torch not compiled with CUDA enabled\n"
+        ),
+        "torch-not-compiled-with-cuda",
+        Category.PLATFORM_UNSUPPORTED,
+    ),
     # A framework's own check answered no (the unseen_gpu analysis), on reports the rows
     # were not written from.
     (
