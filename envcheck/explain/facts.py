@@ -202,6 +202,7 @@ def extract(text: str) -> MessageFacts:
     prose_gpus: dict[str, None] = {}
     other_gpus: dict[str, None] = {}
     shown: dict[str, str] = {}
+    prose_shown: dict[str, str] = {}
     asked_version: Optional[str] = None
     archs: Optional[str] = None
     cudnn: Optional[tuple[str, str]] = None
@@ -215,6 +216,7 @@ def extract(text: str) -> MessageFacts:
     packages: tuple[str, ...] = ()
     listing = 0
     libcuda_driver: Optional[str] = None
+    prose_driver: Optional[str] = None
     jax = False
     cuda_loaded: dict[tuple[str, str], None] = {}
     wsl1_kernel: Optional[str] = None
@@ -293,6 +295,10 @@ def extract(text: str) -> MessageFacts:
                         libcuda_driver = libcuda_driver or stated
                     else:
                         driver = stated
+                elif prose_driver is None:
+                    pd = fact["driver-prose"].search(line)
+                    if pd and parse_driver_version(pd.group(1)) is not None:
+                        prose_driver = pd.group(1)
         elif driver_cuda is None and 0 < number - smi_q_line <= _SMI_Q_WINDOW:
             q = fact["smi-q-cuda"].match(line)
             if q:
@@ -321,6 +327,10 @@ def extract(text: str) -> MessageFacts:
         token = fact["version-token-shown"].search(line)
         if token:
             shown.setdefault(token.group(1), token.group(2))
+        prose = fact["version-prose"].search(line)
+        if prose:
+            dist = prose.group(1).lower()
+            prose_shown.setdefault("torch" if dist == "pytorch" else dist, prose.group(2))
         stated = fact["version-stated"].match(line) or fact["pip-list-row"].match(line)
         if stated:
             dist = stated.group(1).lower().replace(" ", "")
@@ -376,7 +386,7 @@ def extract(text: str) -> MessageFacts:
         os_name = "darwin"
     elif os_name is None and linux:
         os_name = "linux"
-    driver = driver or libcuda_driver
+    driver = driver or libcuda_driver or prose_driver
     return MessageFacts(
         python,
         os_name,
@@ -400,7 +410,7 @@ def extract(text: str) -> MessageFacts:
         tuple(installed.items()),
         ort_cpu,
         tuple(other_gpus),
-        tuple(shown.items()),
+        tuple({**prose_shown, **shown}.items()),
     )
 
 

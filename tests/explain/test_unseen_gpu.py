@@ -77,3 +77,39 @@ def test_an_error_beside_the_check_comes_first(matrix: Any) -> None:
     )
     first = explain(text, None, matrix).findings[0]
     assert first.category == Category.DRIVER_TOO_OLD
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "driver"),
+    [
+        (
+            "I have an RTX 3090 with driver 470.57 and installed torch 1.7.1+cu101.",
+            ("torch", "1.7.1+cu101"),
+            "470.57",
+        ),
+        (
+            "GTX 1080 Ti, PyTorch 2.7.0+cu128, Driver Version: 570.86.15",
+            ("torch", "2.7.0+cu128"),
+            "570.86.15",
+        ),
+        ("tensorflow-gpu 1.14.0 on Windows 10", ("tensorflow-gpu", "1.14.0"), None),
+        # a version inside a longer token, a path or a range is not a statement of it
+        ("pip install torch-1.7.1-cp38-cp38-linux_x86_64.whl", None, None),
+        ("requires torch 1.7.1.post2", None, None),
+    ],
+)
+def test_a_machine_described_in_prose_gives_its_facts(text: str, shown: Any, driver: Any) -> None:
+    from envcheck.explain.facts import extract
+
+    facts = extract(text)
+    assert (shown in facts.shown) if shown else not facts.shown
+    assert facts.driver == driver
+
+
+def test_a_described_machine_is_judged_by_the_doctor(matrix: Any) -> None:
+    text = (
+        "I have an RTX 3090 with driver 470.57 and installed torch 1.7.1+cu101. Training crashes."
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert first.category == Category.GPU_ARCH_UNSUPPORTED
+    assert "sm_86" in first.title
