@@ -318,6 +318,11 @@ def explain(
         _message_only(m, facts) if snapshot is None else m.to_finding() for m in ordered
     )
     findings = tuple(_xla_compiled(m, f, facts) for m, f in zip(ordered, findings))
+    if facts and matrix is not None:
+        findings = (
+            tuple(_pip_no_wheel(m, f, facts, machine, matrix) for m, f in zip(ordered, findings))
+            + findings[len(ordered) :]
+        )
     findings = _env_first(findings + stated, facts)
     findings = _non_nvidia_gpu_first(findings, facts)
     if facts and matrix is not None:
@@ -403,6 +408,92 @@ def _xla_compiled(m: Match, finding: Finding, facts: Optional[MessageFacts]) -> 
     )
 
 
+PIP_NO_WHEEL = "pip-no-framework-wheel"
+_GPU_ONLY_DISTRIBUTIONS = ("tensorflow-gpu", "onnxruntime-gpu", "paddlepaddle-gpu")
+
+
+def _pip_no_wheel(
+    m: Match,
+    finding: Finding,
+    facts: MessageFacts,
+    machine: Optional[Snapshot],
+    matrix: Matrix,
+) -> Finding:
+    """pip found no wheel of the framework: which of its causes the text shows.
+
+    The signature's reading (no wheel for this Python) stands unless the text says
+    otherwise: pip was pointed at a PyTorch index the matrix lists no build on (one
+    that does not exist: an unpublished cuXYZ), a CUDA build was asked for on macOS
+    (NVIDIA's builds are for Linux and Windows only), or pip listed the very release
+    asked for, so the Python has wheels of it and only the CUDA variant (+cuXYZ) is
+    missing from that index."""
+    if m.signature.id != PIP_NO_WHEEL or finding.id != PIP_NO_WHEEL:
+        return finding
+    lib = m.facts.get("lib", "")
+    spec = m.facts.get("spec", "")
+    listed = [v.strip() for v in m.facts.get("versions", "").split(",") if v.strip()]
+    local = re.search(r"\+(cu\d{2,3}|rocm[\d.]{1,8})\b", spec)
+    index = facts.pip_index
+    if lib == "torch" and index and "download.pytorch.org/whl/" in index:
+        known = {b.index_url.rstrip("/") for b in matrix.framework_builds("torch") if b.index_url}
+        if index not in known and not index.endswith(("/whl", "/whl/nightly")):
+            return replace(
+                finding,
+                category=Category.OTHER,
+                title=f"pip was pointed at {index}, an index with no PyTorch build the matrix knows",
+                evidence=(*finding.evidence, f"from the message: pip index {index}"),
+                detail="PyTorch publishes one index per CUDA variant it builds a release for; "
+                "a variant it never published has no index, so pip lists no versions there.",
+                fix="Use the index of a CUDA variant PyTorch publishes for the release "
+                "(`envcheck plan torch` names the one for this machine).",
+            )
+    os_name = machine.platform.os if machine is not None else facts.os
+    if os_name == "darwin" and (
+        local or lib in _GPU_ONLY_DISTRIBUTIONS or lib.startswith("cupy-cuda")
+    ):
+        return replace(
+            finding,
+            category=Category.PLATFORM_UNSUPPORTED,
+            title=f"No CUDA build of {lib} exists for macOS",
+            evidence=(*finding.evidence, "from the message: macOS"),
+            detail="NVIDIA CUDA builds are published for Linux and Windows only; on macOS "
+            "pip finds only CPU (or, for PyTorch on Apple silicon, MPS) builds.",
+            fix="On macOS install the plain release without a +cuXYZ variant (PyTorch uses "
+            "the GPU of Apple silicon through MPS), or run on a Linux or Windows machine "
+            "with an NVIDIA GPU.",
+        )
+    base = spec.lstrip("=").split("+")[0] if spec.startswith("==") else ""
+    if local and base and base in listed and not any("+" in v for v in listed):
+        if index and "download.pytorch.org/whl/" in index:
+            # PyTorch's CUDA index was searched and gave no build at all for this
+            # interpreter and platform, while PyPI has the release: a platform without
+            # CUDA wheels (macOS, Linux or Windows on ARM).
+            return replace(
+                finding,
+                category=Category.PLATFORM_UNSUPPORTED,
+                title=f"PyTorch's {local.group(1)} index has no build of {lib} for this "
+                "platform: pip found only PyPI's",
+                evidence=(*finding.evidence, f"from the message: pip index {index}"),
+                detail="pip searched PyTorch's CUDA index and found no wheel there, while "
+                "PyPI has the release: its CUDA builds exist for Linux and Windows on x86-64 "
+                "only, not for macOS or ARM machines.",
+                fix="On macOS or an ARM machine install the plain release (no +cuXYZ); for "
+                "CUDA run on an x86-64 Linux or Windows machine with an NVIDIA GPU.",
+            )
+        return replace(
+            finding,
+            category=Category.OTHER,
+            title=f"pip has {lib} {base} for this Python, but not its +{local.group(1)} build "
+            "on that index",
+            evidence=(*finding.evidence, f"pip listed {lib} {base} among the versions it found"),
+            detail="A local +cuXYZ version is published only on the framework's own index "
+            "(PyTorch's download.pytorch.org/whl/cuXYZ), not on PyPI.",
+            fix="Install it from the index of that variant (`--index-url` of PyTorch's "
+            "cuXYZ index; `envcheck plan torch` gives the command for this machine).",
+        )
+    return finding
+
+
 DRIVER_BELOW_NEEDED_CUDA = "explain-driver-below-needed-cuda"
 
 
@@ -469,11 +560,15 @@ def _non_nvidia_gpu_first(
 ) -> tuple[Finding, ...]:
     """A text that names only a GPU of another vendor (an AMD, Intel or Apple GPU) and
     fails the way a machine without an NVIDIA GPU does: that GPU is the cause."""
-    if not facts or not facts.other_gpus or facts.gpus or facts.gpu_names or not findings:
+    if not facts or not (facts.other_gpus or facts.no_gpu_said) or not findings:
+        return findings
+    if facts.gpus or facts.gpu_names:
         return findings
     top = findings[0]
     if top.id == UNRECOGNISED or top.category not in _NO_NVIDIA_EXPLAINS:
         return findings
+    if not facts.other_gpus:
+        return (_said_no_gpu(facts.no_gpu_said or "", top), *findings)
     cause = Finding(
         NON_NVIDIA_GPU,
         Category.NO_GPU,
@@ -490,6 +585,25 @@ def _non_nvidia_gpu_first(
         ),
     )
     return (cause, *findings)
+
+
+SAID_NO_GPU = "gpu-none-said"
+
+
+def _said_no_gpu(words: str, top: Finding) -> Finding:
+    """The text says the machine has no GPU, and the failure is one such a machine
+    produces: that is the cause."""
+    return Finding(
+        SAID_NO_GPU,
+        Category.NO_GPU,
+        Severity.ERROR,
+        "The message says the machine has no NVIDIA GPU: CUDA code cannot run there",
+        evidence=(f"from the message: {words!r}", f"{top.id}: {top.title}"),
+        fix=(
+            "Run on the CPU (device='cpu', the program's CPU option, or a CPU build of the "
+            "framework), or run on a machine with an NVIDIA GPU and its driver."
+        ),
+    )
 
 
 def _ranked(matches: tuple[Match, ...]) -> tuple[Match, ...]:

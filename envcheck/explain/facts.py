@@ -103,6 +103,12 @@ class MessageFacts:
     shown: tuple[tuple[str, str], ...] = ()
     """(distribution, version) of frameworks the text shows installed: a printed
     ``__version__``, a "PyTorch version: X" line, a ``pip list`` row."""
+    pip_index: Optional[str] = None
+    """The index pip was pointed at ("Looking in indexes: URL", ``--index-url URL``); of
+    several, PyTorch's own."""
+    no_gpu_said: Optional[str] = None
+    """The words in which the text says the machine has no GPU ("a CPU only computer",
+    "my laptop has no NVIDIA GPU")."""
 
     def cuda_needed(self) -> tuple[str, ...]:
         """The CUDA versions the failing build needs, as the sonames it opened or could
@@ -131,6 +137,8 @@ class MessageFacts:
             or self.installed
             or self.other_gpus
             or self.shown
+            or self.no_gpu_said
+            or self.pip_index
         )
 
     def lines(self) -> tuple[str, ...]:
@@ -162,6 +170,8 @@ class MessageFacts:
         out.extend(f"from the message: GPU {n} (compute capability {cc})" for n, cc in self.gpus)
         out.extend(f"from the message: GPU {n}" for n in self.gpu_names)
         out.extend(f"from the message: {n} (not an NVIDIA GPU)" for n in self.other_gpus)
+        if self.no_gpu_said:
+            out.append(f"from the message: {self.no_gpu_said!r} (no GPU)")
         if self.packages:
             out.append("from the message: installed " + ", ".join(self.packages))
         if self.torch_archs:
@@ -217,6 +227,8 @@ def extract(text: str) -> MessageFacts:
     listing = 0
     libcuda_driver: Optional[str] = None
     prose_driver: Optional[str] = None
+    no_gpu_said: Optional[str] = None
+    pip_index: Optional[str] = None
     jax = False
     cuda_loaded: dict[tuple[str, str], None] = {}
     wsl1_kernel: Optional[str] = None
@@ -335,6 +347,15 @@ def extract(text: str) -> MessageFacts:
         if stated:
             dist = stated.group(1).lower().replace(" ", "")
             shown.setdefault("torch" if dist == "pytorch" else dist, stated.group(2))
+        if pip_index is None and ("Looking in indexes" in line or "index-url" in line):
+            pi = fact["pip-index"].search(line)
+            if pi:
+                urls = [u.strip().rstrip("/") for u in (pi.group(1) or pi.group(2)).split(",")]
+                # PyTorch's own index when the list has one (it is what a +cuXYZ needs).
+                pip_index = next((u for u in urls if "download.pytorch.org" in u), urls[0])
+        if no_gpu_said is None:
+            said_none = fact["no-gpu-prose"].search(line)
+            no_gpu_said = said_none.group(0) if said_none else None
         for gm in fact["gpu-other-vendor"].finditer(line):
             if len(other_gpus) < 4:
                 other_gpus[" ".join(gm.group(1).split())] = None
@@ -411,6 +432,8 @@ def extract(text: str) -> MessageFacts:
         ort_cpu,
         tuple(other_gpus),
         tuple({**prose_shown, **shown}.items()),
+        pip_index,
+        no_gpu_said,
     )
 
 

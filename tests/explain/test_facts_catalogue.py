@@ -105,6 +105,8 @@ SAMPLE_LINES = (
     "  cupy-cuda11x, cupy-cuda12x",
     ">>> torch.__version__",
     "'2.1.0+cpu'",
+    "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121",
+    "I run it on a CPU only computer with driver 470.57 and torch 1.7.1 on a MacBook",
 )
 SAMPLE = "\n".join(SAMPLE_LINES)
 """One line or two per fact (the sample of a log no machine printed)."""

@@ -150,6 +150,32 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "GPU is NOT AVAILABLE",
         "tf.test.gpu_device_name() returns ''",
     ),
+    "companion-operator-no-cuda-kernel": (
+        (
+            "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' "
+            "backend. This could be because the operator doesn't exist for this backend"
+        ),
+        "RuntimeError: Could not run 'torchvision::roi_align' with arguments from the 'CUDA' backend.",
+    ),
+    "transformers-bf16-gpu-unsupported": (
+        (
+            "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU "
+            "with cuda>=11.0"
+        ),
+    ),
+    "cufft-half-needs-sm53": (
+        (
+            "RuntimeError: cuFFT doesn't support signals of half type with compute capability less "
+            "than SM_53, but the device containing input half tensor only has SM_37"
+        ),
+    ),
+    "lightning-gpus-requested-none-available": (
+        (
+            "pytorch_lightning.utilities.exceptions.MisconfigurationException: GPUs requested but "
+            "none are available."
+        ),
+        " But your machine only has: []",
+    ),
     "jax-sees-no-gpu": (
         "jax.devices() -> [CpuDevice(id=0)]",
         "jax.default_backend() returns 'cpu'",

@@ -14,6 +14,57 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    # The machine said in prose to have no GPU (no-gpu-prose fact).
+    (
+        "https://github.com/shubhtuls/factored3d/issues/5",
+        (
+            'I am trying to run "cli_demo.py" on my system which does not have any gpu.\n'
+            "    self.oc3d_model = self.oc3d_model.cuda(device_id=self.opts.gpu_id)\n"
+            "AssertionError: \nFound no NVIDIA driver on your system. Please check that you\n"
+            "have an NVIDIA GPU and installed a driver from\n"
+        ),
+        "gpu-none-said",
+        Category.NO_GPU,
+    ),
+    # Read from the source that prints them, tested on reports that did not motivate them.
+    (
+        "https://github.com/ultralytics/ultralytics/issues/7713",
+        (
+            "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' "
+            "backend.\n"
+        ),
+        "companion-operator-no-cuda-kernel",
+        Category.MIXED_WHEELS,
+    ),
+    (
+        "https://github.com/OptimalScale/LMFlow/issues/251",
+        (
+            "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU "
+            "with cuda>=11.0\n"
+        ),
+        "transformers-bf16-gpu-unsupported",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/RVC-Boss/GPT-SoVITS/issues/538",
+        (
+            "RuntimeError: cuFFT doesn't support signals of half type with compute capability less "
+            "than SM_53, but the device containing input half tensor only has SM_52\n"
+        ),
+        "cufft-half-needs-sm53",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/899",
+        (
+            "pytorch_lightning.utilities.debugging.MisconfigurationException: \n"
+            "            You requested GPUs: [0]\n"
+            "            But your machine only has: []\n"
+            "_pytorch_select           0.1                        cpu_0  \n"
+        ),
+        "lightning-gpus-requested-none-available",
+        Category.CPU_ONLY_BUILD,
+    ),
     # macOS named only in prose (macos-prose fact): no CUDA build runs there.
     (
         "https://github.com/yizhiwang96/deepvecfont-v2/issues/9",

@@ -113,3 +113,58 @@ def test_a_described_machine_is_judged_by_the_doctor(matrix: Any) -> None:
     first = explain(text, None, matrix).findings[0]
     assert first.category == Category.GPU_ARCH_UNSUPPORTED
     assert "sm_86" in first.title
+
+
+# pip found no wheel: which cause the text shows (explain.core._pip_no_wheel), on reports
+# that did not motivate the reasoning.
+PIP_REPORTS = [
+    # https://github.com/Stability-AI/StableCascade/issues/23: a +cu118 pin on a Mac M1;
+    # dropping the variant installed it.
+    (
+        (
+            "Running `pip install -r requirements.txt` on a Mac M1, python 3.11.5, pip==23.2.1\n"
+            "ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 "
+            "(from versions: 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0)\n"
+            "ERROR: No matching distribution found for torch==2.1.2+cu118\n"
+        ),
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    # https://github.com/zhoudaquan/ChatAnything/issues/3: PyTorch's cu117 index searched
+    # beside PyPI, only PyPI's builds listed (a Mac M1).
+    (
+        (
+            "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu117\n"
+            "ERROR: Could not find a version that satisfies the requirement torch==2.0.1+cu117 "
+            "(from versions: 1.9.0, 1.10.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1)\n"
+            "ERROR: No matching distribution found for torch==2.0.1+cu117\n"
+        ),
+        Category.PLATFORM_UNSUPPORTED,
+    ),
+    # https://github.com/Akegarasu/lora-scripts/issues/741: a known index whose builds are
+    # all for newer releases: the interpreter (Python 3.14), as the reporter found.
+    (
+        (
+            "Looking in indexes: https://download.pytorch.org/whl/cu128\n"
+            "ERROR: Could not find a version that satisfies the requirement torch==2.7.0+cu128 "
+            "(from versions: 2.9.0+cu128, 2.9.1+cu128)\n"
+        ),
+        Category.PYTHON_UNSUPPORTED,
+    ),
+    # An index PyTorch never published (no build of any release on it).
+    (
+        (
+            "Looking in indexes: https://download.pytorch.org/whl/cu122\n"
+            "ERROR: Could not find a version that satisfies the requirement torch==2.1.0 "
+            "(from versions: none)\n"
+        ),
+        Category.OTHER,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "category"), PIP_REPORTS)
+def test_pip_finding_no_wheel_is_told_apart_by_what_it_listed(
+    text: str, category: Category, matrix: Any
+) -> None:
+    first = explain(text, None, matrix).findings[0]
+    assert (first.id, first.category) == ("pip-no-framework-wheel", category), first
