@@ -176,6 +176,20 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
         " But your machine only has: []",
     ),
+    "cuda-initialization-error": (
+        "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+        (
+            "RuntimeError: cuda runtime error (3) : initialization error at "
+            "/pytorch/torch/csrc/cuda/Module.cpp:34"
+        ),
+    ),
+    "torch-device-index-beyond-count": (
+        (
+            "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
+            '"../aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch.'
+        ),
+    ),
+    "cuda-operation-not-supported": ("RuntimeError: CUDA error: operation not supported",),
     "jax-sees-no-gpu": (
         "jax.devices() -> [CpuDevice(id=0)]",
         "jax.default_backend() returns 'cpu'",

@@ -14,6 +14,31 @@ from envcheck.model.snapshot import Snapshot
 
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
+    (
+        "https://github.com/CSAILVision/unifiedparsing/issues/10",
+        (
+            "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=34 error=3 : "
+            "initialization error\nProcess Process-1:\nRuntimeError: cuda runtime error (3) : "
+            "initialization error at /pytorch/torch/csrc/cuda/Module.cpp:34\n"
+        ),
+        "cuda-initialization-error",
+        Category.OTHER,
+    ),
+    (
+        "https://github.com/pytorch/pytorch/issues/126344",
+        "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED\n",
+        "torch-device-index-beyond-count",
+        Category.ENV_VAR_HIDES_GPU,
+    ),
+    (
+        "https://github.com/Comfy-Org/ComfyUI/issues/1150",
+        (
+            "Error occurred when executing CLIPTextEncode:\n\nCUDA error: operation not supported\n"
+            "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+        ),
+        "cuda-operation-not-supported",
+        Category.CAPABILITY,
+    ),
     # The machine said in prose to have no GPU (no-gpu-prose fact).
     (
         "https://github.com/shubhtuls/factored3d/issues/5",
