@@ -233,6 +233,7 @@ def _row(r: RowReader, fragments: Mapping[str, str], seen: _Seen) -> Signature:
         supersedes=supersedes,
         emitted_by=emitted_by,
         explains=explains,
+        reaches_gpu=bool(r.boolean("reaches_gpu")),
     )
 
 
@@ -344,7 +345,7 @@ def cache_file(directory: Path) -> Optional[Path]:
 
 _FIELDS = (
     "id", "regex", "frameworks", "category", "title", "cause", "fix", "source",
-    "severity", "analysis", "supersedes", "emitted_by", "explains",
+    "severity", "analysis", "supersedes", "emitted_by", "explains", "reaches_gpu",
 )  # fmt: skip
 
 

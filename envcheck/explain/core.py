@@ -329,9 +329,42 @@ def explain(
         too_old = _driver_below_needed_cuda(facts, matrix)
         if too_old is not None and too_old.category not in {f.category for f in findings[:1]}:
             findings = (too_old, *(f for f in findings if f.id != UNRECOGNISED))
+    if not findings and facts:
+        findings = _visible_devices_set(facts)
     if not findings:
         findings = (_unrecognised(text, count),)
     return ExplainReport(ordered, count, snapshot is not None, findings)
+
+
+VISIBLE_DEVICES_SET = "explain-cuda-visible-devices-set"
+
+
+def _visible_devices_set(facts: MessageFacts) -> tuple[Finding, ...]:
+    """No message was recognised, but the text sets CUDA_VISIBLE_DEVICES (a shell
+    prefix, an export, ``os.environ[...] = ...`` in the script) to a value that hides a
+    one-GPU machine's only GPU: empty, negative, not an index, or an index above 0. That
+    is the likely cause of whatever the program did without a GPU."""
+    value = dict(facts.env).get("CUDA_VISIBLE_DEVICES")
+    if value is None:
+        return ()
+    first = value.split(",")[0].strip()
+    if (first.isdigit() and int(first) == 0) or first.startswith(("GPU-", "MIG-")):
+        return ()
+    return (
+        Finding(
+            VISIBLE_DEVICES_SET,
+            Category.ENV_VAR_HIDES_GPU,
+            Severity.WARNING,
+            f"The text sets CUDA_VISIBLE_DEVICES={value!r}, which hides the GPU of a machine "
+            "that does not have that index",
+            evidence=(
+                f"from the message: CUDA_VISIBLE_DEVICES={value!r}",
+                "no error message was recognised; the machine's GPUs are unknown",
+            ),
+            fix="Set CUDA_VISIBLE_DEVICES to indices that exist (`nvidia-smi -L` lists them; a "
+            "one-GPU machine has only 0), or remove the line that sets it.",
+        ),
+    )
 
 
 MESSAGE_ONLY = "explain"
@@ -791,7 +824,7 @@ def _with_root_cause(
         if analysis is not None:
             analysis(m, snapshot, matrix, cause)
         access = next((f for f in errors or agreeing if f.category in _ACCESS), None)
-        if access is not None:
+        if access is not None and not m.signature.reaches_gpu:
             # The machine gives the process no GPU at all: that, not what the message's
             # wording files it under, is the cause (error 35 in a container started
             # without GPUs, under WSL 1). The doctor only warns when nothing installed

@@ -299,7 +299,7 @@ def extract(text: str) -> MessageFacts:
                     smi_q_line = number
             else:
                 said = fact["driver-reported"].search(line)
-                version = (said.group(1) or said.group(2)) if said else None
+                version = (said.group(1) or said.group(2) or said.group(3)) if said else None
                 if version and parse_driver_version(version) is not None:
                     stated = version.removesuffix(".0") if version.count(".") == 2 else version
                     if said and "libcuda reported" in said.group(0):

@@ -84,6 +84,9 @@ class Signature:
     explains: tuple[str, ...] = ()
     """Ids of symptom signatures this cause produces: when both are in the text, this
     one is named first (a kernel-stated reason before the nvidia-smi failure it causes)."""
+    reaches_gpu: bool = False
+    """The message is printed only after the driver reached a GPU, so a process without
+    GPU access (a container started without one) cannot be its cause."""
     pattern: Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

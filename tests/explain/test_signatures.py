@@ -190,6 +190,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "cuda-operation-not-supported": ("RuntimeError: CUDA error: operation not supported",),
+    "xla-ptxas-not-found": (
+        (
+            "W external/org_tensorflow/tensorflow/stream_executor/gpu/asm_compiler.cc:80] Couldn't "
+            "get ptxas version string: INTERNAL: Couldn't invoke ptxas --version"
+        ),
+        (
+            "ptxas returned an error during compilation of ptx to sass: 'INTERNAL: Failed to launch "
+            "ptxas'"
+        ),
+    ),
     "jax-sees-no-gpu": (
         "jax.devices() -> [CpuDevice(id=0)]",
         "jax.default_backend() returns 'cpu'",

@@ -15,6 +15,18 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/jax-ml/jax/issues/7239",
+        (
+            "2021-07-10 19:06:52.914859: W external/org_tensorflow/tensorflow/stream_executor/gpu/"
+            "asm_compiler.cc:77] Couldn't get ptxas version string: Internal: Couldn't invoke ptxas "
+            "--version\n2021-07-10 19:06:52.915444: F external/org_tensorflow/tensorflow/compiler/"
+            "xla/service/gpu/nvptx_compiler.cc:480] ptxas returned an error during compilation of "
+            "ptx to sass: 'Internal: Failed to launch ptxas'\n"
+        ),
+        "xla-ptxas-not-found",
+        Category.CUDA_RUNTIME_MISSING,
+    ),
+    (
         "https://github.com/CSAILVision/unifiedparsing/issues/10",
         (
             "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=34 error=3 : "

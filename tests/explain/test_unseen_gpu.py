@@ -168,3 +168,19 @@ def test_pip_finding_no_wheel_is_told_apart_by_what_it_listed(
 ) -> None:
     first = explain(text, None, matrix).findings[0]
     assert (first.id, first.category) == ("pip-no-framework-wheel", category), first
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ('os.environ["CUDA_VISIBLE_DEVICES"] = "1"\nloading the model\n', "env_var_hides_gpu"),
+        ("export CUDA_VISIBLE_DEVICES=\npython train.py\n", "env_var_hides_gpu"),
+        # index 0 hides nothing: still nothing recognised
+        ("CUDA_VISIBLE_DEVICES=0 python train.py\n", "other"),
+    ],
+)
+def test_a_hiding_cuda_visible_devices_is_named_when_nothing_else_is(
+    text: str, category: str, matrix: Any
+) -> None:
+    first = explain(text, None, matrix).findings[0]
+    assert first.category.value == category, first
