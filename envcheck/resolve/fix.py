@@ -46,14 +46,37 @@ def _split_local(version: str) -> tuple[str, Optional[str]]:
     return public, (local or None)
 
 
+_PLANS: dict[tuple[tuple[str, ...], Target, int], tuple[Matrix, Optional[Plan]]] = {}
+_PLANS_KEPT = 64
+"""Plans kept per process: one report asks for the same fix for several findings (a
+log with many matches planned the same framework a dozen times)."""
+
+
 def _try_plan(requests: Sequence[str], target: Target, matrix: Matrix) -> Optional[Plan]:
+    """The resolver's plan for ``requests`` on ``target`` (None when it has none). Plans
+    are pure functions of their arguments, so one already made is reused (the matrix is
+    keyed by identity, and kept with the plan so its id cannot be reused meanwhile: a
+    matrix is not changed once loaded)."""
     from envcheck.resolve.plan import plan
 
     try:
+        key = (tuple(requests), target, id(matrix))
+        hash(key)
+    except TypeError:
+        key = None
+    kept = _PLANS.get(key) if key is not None else None
+    if kept is not None and kept[0] is matrix:
+        return kept[1]
+    try:
         result = plan(list(requests), target, matrix)
     except Exception:  # noqa: BLE001 - a fix suggestion must never break a report
-        return None
-    return result if result.ok else None
+        result = None
+    found = result if result is not None and result.ok else None
+    if key is not None:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = (matrix, found)
+    return found
 
 
 def _pip_argvs(result: Plan) -> list[list[str]]:
