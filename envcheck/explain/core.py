@@ -470,11 +470,11 @@ def _pip_no_wheel(
     if lib == "torch" and index and "download.pytorch.org/whl/" in index:
         known = {b.index_url.rstrip("/") for b in matrix.framework_builds("torch") if b.index_url}
         if index not in known and not index.endswith(("/whl", "/whl/nightly")):
-            return replace(
+            return _reread(
                 finding,
-                category=Category.OTHER,
-                title=f"pip was pointed at {index}, an index with no PyTorch build the matrix knows",
-                evidence=(*finding.evidence, f"from the message: pip index {index}"),
+                Category.OTHER,
+                f"pip was pointed at {index}, an index with no PyTorch build the matrix knows",
+                f"from the message: pip index {index}",
                 detail="PyTorch publishes one index per CUDA variant it builds a release for; "
                 "a variant it never published has no index, so pip lists no versions there.",
                 fix="Use the index of a CUDA variant PyTorch publishes for the release "
@@ -484,11 +484,11 @@ def _pip_no_wheel(
     if os_name == "darwin" and (
         local or lib in _GPU_ONLY_DISTRIBUTIONS or lib.startswith("cupy-cuda")
     ):
-        return replace(
+        return _reread(
             finding,
-            category=Category.PLATFORM_UNSUPPORTED,
-            title=f"No CUDA build of {lib} exists for macOS",
-            evidence=(*finding.evidence, "from the message: macOS"),
+            Category.PLATFORM_UNSUPPORTED,
+            f"No CUDA build of {lib} exists for macOS",
+            "from the message: macOS",
             detail="NVIDIA CUDA builds are published for Linux and Windows only; on macOS "
             "pip finds only CPU (or, for PyTorch on Apple silicon, MPS) builds.",
             fix="On macOS install the plain release without a +cuXYZ variant (PyTorch uses "
@@ -501,30 +501,44 @@ def _pip_no_wheel(
             # PyTorch's CUDA index was searched and gave no build at all for this
             # interpreter and platform, while PyPI has the release: a platform without
             # CUDA wheels (macOS, Linux or Windows on ARM).
-            return replace(
+            return _reread(
                 finding,
-                category=Category.PLATFORM_UNSUPPORTED,
-                title=f"PyTorch's {local.group(1)} index has no build of {lib} for this "
+                Category.PLATFORM_UNSUPPORTED,
+                f"PyTorch's {local.group(1)} index has no build of {lib} for this "
                 "platform: pip found only PyPI's",
-                evidence=(*finding.evidence, f"from the message: pip index {index}"),
+                f"from the message: pip index {index}",
                 detail="pip searched PyTorch's CUDA index and found no wheel there, while "
                 "PyPI has the release: its CUDA builds exist for Linux and Windows on x86-64 "
                 "only, not for macOS or ARM machines.",
                 fix="On macOS or an ARM machine install the plain release (no +cuXYZ); for "
                 "CUDA run on an x86-64 Linux or Windows machine with an NVIDIA GPU.",
             )
-        return replace(
+        return _reread(
             finding,
-            category=Category.OTHER,
-            title=f"pip has {lib} {base} for this Python, but not its +{local.group(1)} build "
+            Category.OTHER,
+            f"pip has {lib} {base} for this Python, but not its +{local.group(1)} build "
             "on that index",
-            evidence=(*finding.evidence, f"pip listed {lib} {base} among the versions it found"),
+            f"pip listed {lib} {base} among the versions it found",
             detail="A local +cuXYZ version is published only on the framework's own index "
             "(PyTorch's download.pytorch.org/whl/cuXYZ), not on PyPI.",
             fix="Install it from the index of that variant (`--index-url` of PyTorch's "
             "cuXYZ index; `envcheck plan torch` gives the command for this machine).",
         )
     return finding
+
+
+def _reread(
+    finding: Finding, category: Category, title: str, seen: str, *, detail: str, fix: str
+) -> Finding:
+    """``finding`` with the cause the text's facts establish instead of its own."""
+    return replace(
+        finding,
+        category=category,
+        title=title,
+        evidence=(*finding.evidence, seen),
+        detail=detail,
+        fix=fix,
+    )
 
 
 DRIVER_BELOW_NEEDED_CUDA = "explain-driver-below-needed-cuda"
