@@ -200,6 +200,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "ptxas'"
         ),
     ),
+    "fp8-needs-ada-or-newer": (
+        "AssertionError: Device compute capability 8.9 or higher required for FP8 execution.",
+    ),
     "jax-sees-no-gpu": (
         "jax.devices() -> [CpuDevice(id=0)]",
         "jax.default_backend() returns 'cpu'",

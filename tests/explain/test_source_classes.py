@@ -15,6 +15,15 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/1038lab/ComfyUI-QwenVL/issues/28",
+        (
+            "ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). "
+            "Your GPU's capability is 8.6. Please select a non-FP8 model.\n"
+        ),
+        "fp8-needs-ada-or-newer",
+        Category.CAPABILITY,
+    ),
+    (
         "https://github.com/jax-ml/jax/issues/7239",
         (
             "2021-07-10 19:06:52.914859: W external/org_tensorflow/tensorflow/stream_executor/gpu/"
