@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from envcheck.explain.core import ExplainReport, Match
+    from envcheck.model.finding import Finding
 
 _LABEL = {Severity.ERROR: "error", Severity.WARNING: "warn", Severity.INFO: "info"}
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -41,8 +42,22 @@ def render_explain_text(report: ExplainReport, console: Console) -> None:
             console.print(Text(f"        · {e}", style="dim"), soft_wrap=True)
         if f.fix:
             console.print(Text(f"        next: {f.fix}", style="green"), soft_wrap=True)
+    # The findings, in their order (the first is the first cause, as --json gives it): a
+    # finding that is a match as recognised shows the match (its lines, root cause and
+    # fix); one the message's facts re-read (another cause, a platform, a doctor finding
+    # on the facts shown) shows as that finding.
+    by_id = {m.signature.id: m for m in report.matches}
+    shown: set[str] = set()
+    for f in report.findings if report.matches else ():
+        m = by_id.get(f.id)
+        if m is not None and f.title == m.signature.title and f.id not in shown:
+            _render_match(m, console)
+            shown.add(f.id)
+        else:
+            _render_finding(f, console)
     for m in report.matches:
-        _render_match(m, console)
+        if m.signature.id not in shown and not any(f.id == m.signature.id for f in report.findings):
+            _render_match(m, console)
     console.print()
     console.print(Text(summary_line(report), style="bold"), soft_wrap=True)
 
@@ -72,3 +87,25 @@ def _render_match(m: Match, console: Console) -> None:
     for extra in fix_lines[1:]:
         console.print(Text(f"             {extra}", style="green"), soft_wrap=True)
     console.print(Text(f"        source: {sig.source}", style="dim"), soft_wrap=True)
+
+
+def _render_finding(f: Finding, console: Console) -> None:
+    from rich.text import Text
+
+    head = Text("  ")
+    head.append(f"{_LABEL[f.severity]:<5}", style=_STYLE[f.severity])
+    head.append(f" {f.title}", style="bold")
+    head.append(f"  [{f.id}]", style="dim")
+    console.print(head, soft_wrap=True)
+    for e in f.evidence:
+        prefix = "        " if e.startswith(("line ", "... ")) else "        · "
+        console.print(Text(f"{prefix}{e}", style="dim"), soft_wrap=True)
+    if f.detail:
+        console.print(Text(f"        why: {f.detail}"), soft_wrap=True)
+    if f.fix:
+        fix_lines = f.fix.splitlines()
+        console.print(Text(f"        fix: {fix_lines[0]}", style="green"), soft_wrap=True)
+        for extra in fix_lines[1:]:
+            console.print(Text(f"             {extra}", style="green"), soft_wrap=True)
+    for source in f.sources[:1]:
+        console.print(Text(f"        source: {source}", style="dim"), soft_wrap=True)

@@ -213,3 +213,24 @@ def test_a_one_line_message_longer_than_a_file_name_is_text_not_a_path() -> None
     assert "no-kernel-image" in out, err
     assert "internal error" not in err
     assert code == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a finding the facts re-read (pip on a Mac), one added before the match (a GPU of
+        # another vendor), and a match as recognised
+        (
+            "Running it on a Mac M1\nERROR: Could not find a version that satisfies the "
+            "requirement torch==2.1.2+cu118 (from versions: 2.0.0, 2.1.2, 2.2.0)"
+        ),
+        "My laptop has Intel UHD Graphics 620\nAssertionError: Torch not compiled with CUDA enabled",
+        ERROR,
+    ],
+)
+def test_the_text_output_names_first_the_cause_json_names_first(text: str) -> None:
+    _code, data, _err = run_cli("explain", "--no-detect", "--json", text)
+    first = json.loads(data)["findings"][0]
+    _code, out, _err = run_cli("explain", "--no-detect", text)
+    head = out.splitlines()[0]
+    assert first["title"] in head and f"[{first['id']}]" in head, (head, first["title"])
