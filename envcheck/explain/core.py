@@ -469,7 +469,9 @@ def _pip_no_wheel(
     index = facts.pip_index
     if lib == "torch" and index and "download.pytorch.org/whl/" in index:
         known = {b.index_url.rstrip("/") for b in matrix.framework_builds("torch") if b.index_url}
-        if index not in known and not index.endswith(("/whl", "/whl/nightly")):
+        # Nightly and test channels publish variants the matrix does not track.
+        channel = any(part in index for part in ("/nightly", "/test/")) or index.endswith("/whl")
+        if index not in known and not channel:
             return _reread(
                 finding,
                 Category.OTHER,

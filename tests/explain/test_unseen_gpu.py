@@ -184,3 +184,13 @@ def test_a_hiding_cuda_visible_devices_is_named_when_nothing_else_is(
 ) -> None:
     first = explain(text, None, matrix).findings[0]
     assert first.category.value == category, first
+
+
+def test_a_nightly_index_is_not_taken_for_an_unpublished_one(matrix: Any) -> None:
+    text = (
+        "Looking in indexes: https://download.pytorch.org/whl/nightly/cu130\n"
+        "ERROR: Could not find a version that satisfies the requirement torch "
+        "(from versions: none)\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert first.category == Category.PYTHON_UNSUPPORTED
