@@ -344,11 +344,10 @@ def _visible_devices_set(facts: MessageFacts) -> tuple[Finding, ...]:
     prefix, an export, ``os.environ[...] = ...`` in the script) to a value that hides a
     one-GPU machine's only GPU: empty, negative, not an index, or an index above 0. That
     is the likely cause of whatever the program did without a GPU."""
+    from envcheck.rules.env_vars import hiding_reason
+
     value = dict(facts.env).get("CUDA_VISIBLE_DEVICES")
-    if value is None:
-        return ()
-    first = value.split(",")[0].strip()
-    if (first.isdigit() and int(first) == 0) or first.startswith(("GPU-", "MIG-")):
+    if value is None or hiding_reason(value, 1, set()) is None:
         return ()
     return (
         Finding(
@@ -1498,16 +1497,19 @@ def _unseen_gpu(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> 
 
     if cause.text is not None:
         return
+    from envcheck.rules.env_vars import hiding_reason
+
     value = snapshot.env.get("CUDA_VISIBLE_DEVICES")
     if value is not None:
-        first = (value.split(",")[0]).strip()
         cause.add(f"CUDA_VISIBLE_DEVICES = {value!r}")
-        if first.isdigit() and int(first) > 0 and not snapshot.gpus:
+        # The GPUs are not known (else the doctor's env-var rule already judged it): a
+        # value that hides the only GPU of a one-GPU machine is the likely cause.
+        hides = None if snapshot.gpus else hiding_reason(value, 1, set())
+        if hides is not None:
             cause.category = Category.ENV_VAR_HIDES_GPU
             cause.because(
-                f"CUDA_VISIBLE_DEVICES={value!r} starts at GPU index {first}: on a machine "
-                f"with fewer than {int(first) + 1} GPUs it names no device, so the framework "
-                "sees none",
+                f"CUDA_VISIBLE_DEVICES={value!r} hides the GPU of a one-GPU machine, so the "
+                f"framework sees none: {hides}",
                 "Set CUDA_VISIBLE_DEVICES to indices that exist (`nvidia-smi -L` lists them; "
                 "a one-GPU machine has only 0) or unset it.",
             )

@@ -10,7 +10,7 @@ known (a hand-written snapshot), it keeps its severity.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from envcheck.model.finding import Category, Finding, Severity
 
@@ -31,34 +31,40 @@ CPU_ONLY_NOTE = "no NVIDIA GPU or driver was found on this machine, so it hides 
 CPU_ONLY_TIP = "Nothing to do on a CPU-only machine; unset it where a GPU should be used."
 
 
+def hiding_reason(value: str, count: int, uuids: set[str]) -> Optional[str]:
+    """Why CUDA_VISIBLE_DEVICES=``value`` exposes no device on a machine with ``count``
+    GPUs (0: not known) whose UUIDs are ``uuids``; None when it names one, or when that
+    cannot be told (an index on a machine whose GPUs are unknown, a MIG instance)."""
+    entries = _visible_entries(value)
+    first = entries[0] if entries else ""
+    if not entries:
+        return "it is empty"
+    if first.lstrip("-").isdigit() and int(first) < 0:
+        return f"{first} is not a device index"
+    if first.isdigit():
+        # CUDA stops at the first invalid index, so later entries are ignored.
+        if count and int(first) >= count:
+            return f"index {first} does not exist ({count} GPU{'s' if count != 1 else ''})"
+        return None
+    if first.startswith("MIG-"):
+        return None  # MIG instance UUIDs are not in the snapshot: cannot tell
+    if first.startswith("GPU-"):
+        if uuids and not any(u.startswith(first) for u in uuids):
+            return f"{first} matches no GPU UUID"
+        return None
+    # Neither an index nor a UUID (-1's siblings: none, void, NoDevFiles, a typo): CUDA's
+    # parser stops at it and exposes no device at all.
+    return f"{first!r} is neither a device index nor a GPU UUID"
+
+
 def check_visible_devices(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     env = snapshot.env
     cpu_only = snapshot.nvidia() is False
     value = env.get("CUDA_VISIBLE_DEVICES")
     if value is not None:
-        entries = _visible_entries(value)
         count = len(snapshot.gpus)
-        uuids = {g.uuid for g in snapshot.gpus if g.uuid}
-        hides_all = False
-        reason = ""
-        first = entries[0] if entries else ""
-        if not entries:
-            hides_all, reason = True, "it is empty"
-        elif first.lstrip("-").isdigit() and int(first) < 0:
-            hides_all, reason = True, f"{first} is not a device index"
-        elif first.isdigit():
-            # CUDA stops at the first invalid index, so later entries are ignored.
-            if count and int(first) >= count:
-                hides_all, reason = True, f"index {first} does not exist ({count} GPUs)"
-        elif first.startswith("MIG-"):
-            pass  # MIG instance UUIDs are not in the snapshot: cannot tell
-        elif first.startswith("GPU-"):
-            if uuids and not any(u.startswith(first) for u in uuids):
-                hides_all, reason = True, f"{first} matches no GPU UUID"
-        else:
-            # Neither an index nor a UUID (-1's siblings: none, void, NoDevFiles, a
-            # typo): CUDA's parser stops at it and exposes no device at all.
-            hides_all, reason = True, f"{first!r} is neither a device index nor a GPU UUID"
+        reason = hiding_reason(value, count, {g.uuid for g in snapshot.gpus if g.uuid})
+        hides_all = reason is not None
         if hides_all and cpu_only:
             yield Finding(
                 CUDA_VISIBLE_DEVICES_HIDES,

@@ -588,7 +588,7 @@ def test_cuda_visible_devices_names_a_missing_gpu(mini_matrix: Matrix) -> None:
         ),
         "cuda-no-device",
     )
-    assert m.root_cause == "CUDA_VISIBLE_DEVICES hides every GPU (index 1 does not exist (1 GPUs))"
+    assert m.root_cause == "CUDA_VISIBLE_DEVICES hides every GPU (index 1 does not exist (1 GPU))"
     assert m.fix is not None and "unset CUDA_VISIBLE_DEVICES" in m.fix
 
 
