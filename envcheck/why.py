@@ -478,11 +478,12 @@ def _keras_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opt
             reasons.append(_note(INFO, f"needs tensorflow {row.tensorflow}", (cite,)))
         if row.backends:
             reasons.append(_note(INFO, f"backends: {', '.join(row.backends)}", (cite,)))
-        version = next(v for v in row.versions if release_matches(spec.version, v))
-        verdict = keras_verdict(row, version, target)
+        # The row's releases the request means: ``keras==3.11.0`` is not its 3.12 siblings.
+        matched = [v for v in row.versions if release_matches(spec.version, v)]
+        verdict = keras_verdict(row, matched[0], target)
         reasons += list(verdict.reasons)
         works = not any(r.level == ERROR for r in reasons)
-        options.append(Option(f"keras {', '.join(row.versions)}", works, tuple(reasons)))
+        options.append(Option(f"keras {', '.join(matched)}", works, tuple(reasons)))
     return options, []
 
 

@@ -16,6 +16,7 @@ from envcheck.check.model import (
     CUDNN_MAJOR_CONFLICT,
     KERAS_TENSORFLOW_CONFLICT,
     PYTHON_OUT_OF_RANGE,
+    TARGET_UNSERVED,
     CheckReport,
     Environment,
     Location,
@@ -126,34 +127,76 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
     problems.extend(conda_pairing_problems(env, platforms, matrix))
     problems.extend(_python_bounds(env, distinct))
     problems.extend(_keras_tensorflow(env, matrix))
+    problems.extend(_keras_python(env, target, matrix))
     problems.extend(targets_for(env, target, components, matrix))
+    return problems
+
+
+def _allowed(pin: Pin, known: Iterable[str]) -> list[str]:
+    """The releases of ``known`` that ``pin``'s specifier allows, in order."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        spec = SpecifierSet(spec_of(pin))
+    except InvalidSpecifier:
+        return []
+    return [v for v in dict.fromkeys(known) if spec.contains(v, prereleases=True)]
+
+
+def _pins_of(env: Environment, framework: str) -> list[Pin]:
+    from envcheck import names
+
+    return [
+        p
+        for p in env.pins
+        if not p.constraint
+        and names.framework_of(p.name, conda=p.source == "conda", aliases=False) == framework
+    ]
+
+
+def _keras_python(env: Environment, cli: Target, matrix: Matrix) -> list[Problem]:
+    """A keras pin none of whose releases installs on a target's Python
+    (``compat.keras.keras_verdict``: the release's Requires-Python, which pip enforces),
+    for the target given on the command line or declared in [tool.envcheck]."""
+    from envcheck.check.targets import declared_targets
+    from envcheck.compat.judge import Status
+    from envcheck.compat.keras import keras_release, keras_verdict
+
+    keras = _pins_of(env, "keras")
+    if not keras:
+        return []
+    targets, _ = declared_targets(env.declared, cli, matrix)
+    known = [v for row in matrix.keras_releases for v in row.versions]
+    where = f" (declared at {env.declared.location})" if env.declared else ""
+    problems: list[Problem] = []
+    for target in targets:
+        if target.python is None:
+            continue
+        for pin in keras:
+            verdicts = []
+            for version in _allowed(pin, known):
+                row = keras_release(matrix, version)
+                if row is not None:
+                    verdicts.append(keras_verdict(row, version, target))
+            if verdicts and all(v.status is Status.FAILS for v in verdicts):
+                problems.append(
+                    Problem(
+                        pin.location,
+                        TARGET_UNSERVED,
+                        f"{pin.text} cannot serve {target.describe()}{where}: "
+                        + "; ".join(r.message for r in verdicts[-1].errors),
+                    )
+                )
     return problems
 
 
 def _keras_tensorflow(env: Environment, matrix: Matrix) -> list[Problem]:
     """A keras pin that no TensorFlow release a tensorflow pin allows can go with
     (``compat.keras``): reported at the keras pin, once per distinct pair of pins."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-    from envcheck import names
     from envcheck.compat.keras import keras_releases_reason
 
-    def allowed(pin: Pin, known: Iterable[str]) -> list[str]:
-        try:
-            spec = SpecifierSet(spec_of(pin))
-        except InvalidSpecifier:
-            return []
-        return [v for v in dict.fromkeys(known) if spec.contains(v, prereleases=True)]
-
-    def pins_of(framework: str) -> list[Pin]:
-        return [
-            p
-            for p in env.pins
-            if not p.constraint
-            and names.framework_of(p.name, conda=p.source == "conda", aliases=False) == framework
-        ]
-
-    keras, tfs = pins_of("keras"), pins_of("tensorflow")
+    allowed = _allowed
+    keras, tfs = _pins_of(env, "keras"), _pins_of(env, "tensorflow")
     if not keras or not tfs:
         return []
     keras_known = [v for row in matrix.keras_releases for v in row.versions]

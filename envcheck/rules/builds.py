@@ -79,7 +79,13 @@ def _findings(
     matrix: Matrix,
     inferred_set: bool,
 ) -> Iterator[Finding]:
-    """One finding per reason code that every verdict in ``verdicts`` shares."""
+    """One finding per reason code that every verdict in ``verdicts`` shares. Where the
+    set mixes GPU builds and CPU builds (an unknown platform: torch's Linux/Windows CUDA
+    wheel and its macOS CPU one), the GPU builds' shared reasons are the ones that say
+    why acceleration fails; a CPU build's own reason has a rule of its own."""
+    gpu = tuple(v for v in verdicts if v.candidate.cpu_only is False)
+    if gpu and len(gpu) < len(verdicts):
+        verdicts = gpu
     codes = [
         {r.code for r in v.reasons if r.code in _FINDING and r.level in _SHOWN} for v in verdicts
     ]

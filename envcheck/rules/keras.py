@@ -18,12 +18,15 @@ if TYPE_CHECKING:
     from envcheck.model.snapshot import Snapshot
 
 KERAS_TENSORFLOW_CONFLICT = "keras-tensorflow-conflict"
+PYTHON_UNSUPPORTED = "python-unsupported"
 
 
 def check_keras(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
     from envcheck.compat.keras import keras_tensorflow_reason
 
     keras = next((f for f in snapshot.frameworks if f.name == "keras" and f.version), None)
+    if keras is not None and keras.version is not None:
+        yield from _keras_python(keras.version, snapshot, matrix)
     tf = next((f for f in snapshot.frameworks if f.name == "tensorflow" and f.version), None)
     if keras is None or tf is None or keras.version is None or tf.version is None:
         return
@@ -66,3 +69,32 @@ def _fix(tf_version: str, tf_package: str, snapshot: Snapshot, matrix: Matrix) -
         "Install the keras release the installed TensorFlow requires "
         f"(`envcheck plan {tf_package}=={tf_version} keras`)."
     )
+
+
+def _keras_python(version: str, snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
+    """An installed keras whose Requires-Python excludes this Python (the judge's
+    ``keras_verdict``). Installed anyway (``--ignore-requires-python``, a copied
+    site-packages), so a risk, as for a framework outside its Pythons: a warning."""
+    from envcheck.compat.keras import keras_release, keras_verdict
+    from envcheck.rules._facts import target_of
+
+    row = keras_release(matrix, version.split("+")[0])
+    if row is None or snapshot.python.version is None:
+        return
+    verdict = keras_verdict(row, version.split("+")[0], target_of(snapshot, matrix))
+    for reason in verdict.errors:
+        yield Finding(
+            PYTHON_UNSUPPORTED,
+            Category.PYTHON_UNSUPPORTED,
+            Severity.WARNING,
+            f"keras {version} does not install on Python {snapshot.python.version}",
+            evidence=(f"python.version = {snapshot.python.version}", reason.message),
+            fix=(
+                "Use a Python this keras release supports for this environment, or "
+                f"install a keras release that supports it (`envcheck plan keras "
+                f"--python-version {'.'.join(snapshot.python.version.split('.')[:2])}`)."
+            ),
+            sources=reason.sources,
+            framework="keras",
+            reason=reason.code,
+        )

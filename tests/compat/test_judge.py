@@ -281,12 +281,28 @@ def test_keras_requires_python_is_one_judgement(matrix: Any, python: str, fails:
     target = flags(matrix, python=python)
     verdict = keras_verdict(row, "3.11.0", target)
     assert (verdict.status is J.Status.FAILS) is fails
+    parsed = parse_requirements("keras==3.11.0\n", "requirements.txt")
+    env = Environment("requirements.txt", parsed.pins, parsed.indexes)
+    checked = check_pins(Project(("requirements.txt",), (env,)), target, matrix)
+    why = explain_specs(("keras==3.11.0",), target, matrix)
     answers = {
         "judge": verdict.status is J.Status.FAILS,
-        "why": not explain_specs(("keras==3.11.0",), target, matrix).works,
+        "why": not why.works,
         "plan": not plan(("keras==3.11.0",), target, matrix).ok,
+        "check": any(p.code == "EC106" for p in checked.problems),
     }
     assert set(answers.values()) == {fails}, answers
+    # `matrix why` names the release asked for, not the row's other releases.
+    assert [o.label for o in why.results[0].options] == ["keras 3.11.0"]
+    # Installed anyway (--ignore-requires-python): the doctor warns, as for any framework
+    # outside its Pythons.
+    snap = snapshot(
+        python={"version": f"{python}.4"},
+        frameworks=[{"name": "keras", "version": "3.11.0", "package": "keras"}],
+    )
+    warned = [f for f in diagnose(snap, matrix).findings if f.id == "python-unsupported"]
+    assert bool(warned) is fails
+    assert all(f.severity.value == "warning" for f in warned)
 
 
 def test_a_cpu_onnxruntime_with_no_cpu_only_fact_is_cpu_only_everywhere(matrix: Any) -> None:
@@ -546,3 +562,33 @@ def test_fleet_of_pascal_and_blackwell_gets_no_cu128_or_cu129(matrix: Any) -> No
     assert [(p.version, p.variant) for p in alone.picks] == [
         (p.version, p.variant) for p in env.plan.picks
     ]
+
+
+@pytest.mark.parametrize(
+    ("version", "gpu"),
+    [("1.4.0", "NVIDIA GeForce RTX 3090"), ("1.7.1", "NVIDIA GeForce RTX 4090")],
+)
+def test_an_unknown_platform_is_judged_by_the_gpu_builds(
+    matrix: Any, version: str, gpu: str
+) -> None:
+    """Platform not recorded: torch's candidates are its Linux/Windows CUDA wheel and its
+    macOS CPU one. They fail for different reasons (no kernels; no CUDA at all), so no
+    reason is shared by all; the GPU builds' reason is the finding (it was dropped)."""
+    from envcheck.explain import explain
+
+    snap = snapshot(
+        python={"version": "3.7.9"},
+        driver={"version": "550.54.15"},
+        gpus=[{"index": 0, "name": gpu}],
+        frameworks=[{"name": "torch", "version": version, "package": "torch"}],
+    )
+    errors = {f.id for f in diagnose(snap, matrix).findings if f.severity.value == "error"}
+    assert "gpu-arch-unsupported" in errors
+    message = (
+        "Python 3.7.9 (default, Jan  1 2024, 00:00:00)\n"
+        f"I have a {gpu}\n"
+        f"$ pip install torch=={version}\n"
+        f"Successfully installed torch-{version}\n"
+    )
+    first = explain(message, None, matrix).findings[0]
+    assert (first.id, first.severity.value) == ("gpu-arch-unsupported", "error")
