@@ -321,9 +321,16 @@ def extract(text: str) -> MessageFacts:
                 name = gm.group(1).strip()
                 if cc is not None and len(gpus) < 16:
                     gpus.setdefault(name, (name, f"{cc.major}.{cc.minor}"))
+        named: list[tuple[int, int]] = []
         for gm in fact["gpu-prose"].finditer(line):
+            named.append(gm.span())
             if len(prose_gpus) < 4:
                 prose_gpus[" ".join((gm.group(1) + gm.group(2)).split())] = None
+        for gm in fact["gpu-prose-datacenter"].finditer(line):
+            # "Tesla V100-SXM2-16GB" is one GPU, whichever pattern names it first.
+            start, end = gm.span(1)
+            if len(prose_gpus) < 4 and not any(s < end and start < e for s, e in named):
+                prose_gpus[" ".join(gm.group(1).split())] = None
         if asked_version is not None and line.strip():
             out_line = fact["version-output-line"].match(line)
             if out_line:
@@ -440,13 +447,19 @@ def extract(text: str) -> MessageFacts:
 def known_gpus(facts: MessageFacts, matrix: Matrix) -> MessageFacts:
     """``facts`` keeping only the prose GPU names the matrix resolves (a row, a laptop
     variant of one, or a name sold on several chips): a model number alone is no GPU."""
-    known = tuple(
-        n
-        for n in facts.gpu_names
-        if matrix.gpu_shared(n) is not None
-        or ((hit := matrix.gpu_match(n)) is not None and hit.model is not None)
-    )
-    return dataclasses.replace(facts, gpu_names=known)
+    known: dict[str, str] = {}
+    for n in facts.gpu_names:
+        shared = matrix.gpu_shared(n)
+        hit = matrix.gpu_match(n) if shared is None else None
+        if shared is not None:
+            model = shared.name
+        elif hit is not None and hit.model is not None:
+            model = hit.model.name
+        else:
+            continue
+        # "A100" and "A100-SXM4-40GB" in one text are one model named twice, not two GPUs.
+        known.setdefault(model, n)
+    return dataclasses.replace(facts, gpu_names=tuple(known.values()))
 
 
 def _cuda_soname(name: str, number: str) -> tuple[str, str]:

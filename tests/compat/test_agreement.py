@@ -30,6 +30,9 @@ from envcheck.why import explain_specs
 _ADA = ("550.54.15", "NVIDIA GeForce RTX 4090", "8.9")
 _TURING = ("431.86", "Quadro RTX 5000", "7.5")
 """The seed machine's GPU and a Windows driver of its time (CUDA 10.1)."""
+_HOPPER = ("550.54.15", "NVIDIA H100 80GB HBM3", "9.0")
+"""A data-centre board (named in prose without a brand) on a CUDA 12.4 driver."""
+_AMPERE = ("550.54.15", "NVIDIA GeForce RTX 3090", "8.6")
 
 # (pins, os, python, machine, fails, the doctor finding that says so)
 _CASES = [
@@ -65,6 +68,11 @@ _CASES = [
     ),
     (("tensorflow-gpu==1.14.0", "keras==2.2.5"), "windows", "3.6", _TURING, False, None),
     (("tensorflow-gpu==1.14.0",), "linux", "3.6", _ADA, True, "gpu-arch-unsupported"),
+    # PTX only for sm_90, from CUDA 12.5, which a 12.4 driver cannot JIT: a failure.
+    (("tensorflow==2.21.0",), "linux", "3.11", _HOPPER, True, "gpu-arch-ptx-only"),
+    (("tensorflow==2.21.0",), "linux", "3.11", _ADA, False, None),
+    # CUDA 10 libraries predate Ampere.
+    (("torch==1.4.0",), "linux", "3.7", _AMPERE, True, "gpu-arch-unsupported"),
 ]
 
 

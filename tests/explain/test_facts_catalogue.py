@@ -107,6 +107,7 @@ SAMPLE_LINES = (
     "'2.1.0+cpu'",
     "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121",
     "I run it on a CPU only computer with driver 470.57 and torch 1.7.1 on a MacBook",
+    "Same job on an A100 80GB and a T4 GPU; cell A2 of the P4 sheet is unrelated",
 )
 SAMPLE = "\n".join(SAMPLE_LINES)
 """One line or two per fact (the sample of a log no machine printed)."""
@@ -132,6 +133,7 @@ def test_extract_reads_the_facts_of_many_rows() -> None:
     assert facts.wsl1_kernel == "4.4.0-19041-Microsoft"
     assert facts.installed == (("numpy", "1.26.4"), ("onnxruntime", "1.17.0"))
     assert facts.ort_cpu_providers == ("AzureExecutionProvider", "CPUExecutionProvider")
+    assert facts.gpu_names == ()  # prose names only where no device line names a GPU
     torch = next(f for f in overlay(None, facts).frameworks if f.name == "torch")
     assert torch.cuda_version == "11.8"  # the pin's local label, fact pin-local-cuda
 
@@ -390,3 +392,24 @@ def test_a_shown_version_fills_in_only_what_nothing_else_describes() -> None:
     assert torch.version == "2.4.0+cu121"  # the pip command's build stays
     # A version with nothing printed after the attribute reads nothing.
     assert extract(">>> torch.__version__\n>>> torch.cuda.is_available()\n").shown == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("I have a NVIDIA H100 80GB HBM3 and CUDA 12.4", ("NVIDIA H100 80GB HBM3",)),
+        ("on a Tesla V100-SXM2-16GB", ("Tesla V100",)),
+        ("srun --gres=gpu:A100:1 ...\nGPU 0: A100-SXM4-40GB (UUID: GPU-1)", ("A100",)),
+        ("RTX A6000 and Jetson AGX Orin", ("RTX A6000", "Jetson AGX Orin")),
+        ("see cell A2, the P4 instance and the L4 cache", ()),
+    ],
+)
+def test_data_centre_boards_named_in_prose_are_one_gpu_per_model(
+    text: str, names: tuple[str, ...]
+) -> None:
+    """gpu-prose-datacenter: boards without a GeForce/Quadro brand; short names need
+    NVIDIA/Tesla before or "GPU" after; one model named twice is one GPU."""
+    from envcheck.explain.facts import known_gpus
+    from envcheck.matrix import load_matrix
+
+    assert known_gpus(extract(text), load_matrix()).gpu_names == names

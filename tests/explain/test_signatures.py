@@ -96,6 +96,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "mmcv-without-ops": (
         "    ext = importlib.import_module('mmcv.' + name)\nModuleNotFoundError: No module named 'mmcv._ext'",
     ),
+    "mmcv-op-no-cuda-implementation": (
+        "RuntimeError: roi_align_forward_impl: implementation for device cuda:1 not found.",
+    ),
     "paddle-cudnn-not-loadable": (
         (
             "W1203 10:11:12.000000  4242 dynamic_loader.cc:307] The third-party dynamic library "

@@ -15,6 +15,16 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/open-mmlab/mmcv/issues/2099",
+        (
+            ' File "....\\lib\\site-packages\\mmcv\\ops\\nms.py", line 28, in forward\n'
+            "    inds = ext_module.nms(\n"
+            "RuntimeError: nms_impl: implementation for device cuda:0 not found.\n"
+        ),
+        "mmcv-op-no-cuda-implementation",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
         "https://github.com/1038lab/ComfyUI-QwenVL/issues/28",
         (
             "ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). "
@@ -59,6 +69,17 @@ REPORTS = [
         ),
         "cuda-operation-not-supported",
         Category.CAPABILITY,
+    ),
+    # An Intel GPU named in prose without a model ("an Intel GPU", gpu-other-vendor fact).
+    (
+        "https://github.com/lllyasviel/Fooocus/issues/1227",
+        (
+            "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+            "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+            "Is there a way to use Fooocus from an Intel GPU.\n"
+        ),
+        "gpu-not-nvidia",
+        Category.NO_GPU,
     ),
     # The machine said in prose to have no GPU (no-gpu-prose fact).
     (
