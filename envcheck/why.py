@@ -53,7 +53,11 @@ _OTHER_KINDS = {
     "nvidia-cudnn": "cudnn",
     "cuda": "cuda",
     "cuda-toolkit": "cuda",
+    "torchvision": "torchvision",
+    "torchaudio": "torchaudio",
 }
+_COMPANION_KINDS = ("torchvision", "torchaudio")
+_NOT_FRAMEWORKS = ("cuda", "cudnn", "keras", *_COMPANION_KINDS)
 
 
 @dataclass(frozen=True)
@@ -390,7 +394,7 @@ def _cuda_options(spec: Spec, target: Target, matrix: Matrix) -> tuple[list[Opti
 def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
     """Add conflicts between specs given together (framework vs cuda/cudnn specs,
     keras vs tensorflow)."""
-    results = _cross_keras(matrix, results)
+    results = _cross_companions(matrix, _cross_keras(matrix, results))
     from envcheck.compat.libraries import system_libraries_reasons
     from envcheck.model.versions import parse_cuda_version
 
@@ -399,7 +403,7 @@ def _cross(specs: list[Spec], matrix: Matrix, results: list[SpecResult]) -> list
     out = []
     for result in results:
         spec = result.spec
-        if spec.kind in ("cuda", "cudnn", "keras") or not (cuda or cudnn):
+        if spec.kind in _NOT_FRAMEWORKS or not (cuda or cudnn):
             out.append(result)
             continue
         options = []
@@ -456,6 +460,72 @@ def _cross_keras(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
     return out
 
 
+def _companion_versions(spec: Spec, matrix: Matrix) -> list[str]:
+    """The companion releases a torchvision/torchaudio SPEC means (torch.toml's rows)."""
+    return list(
+        dict.fromkeys(
+            v
+            for row in matrix.companions
+            if (v := getattr(row, spec.kind)) is not None and release_matches(spec.version, v)
+        )
+    )
+
+
+def _companion_options(spec: Spec, matrix: Matrix) -> tuple[list[Option], list[Reason]]:
+    """A companion release: pure Python beside torch's kernels, judged against the torch
+    release it is built for (``compat.companions``; with a torch SPEC, ``_cross``)."""
+    from envcheck.compat.companions import paired_torch
+
+    versions = _companion_versions(spec, matrix)
+    if not versions:
+        return [], [
+            _note(ERROR, f"{spec.kind} {spec.version} is not in the matrix", code=NOT_IN_MATRIX)
+        ]
+    options = []
+    for version in versions:
+        torches = paired_torch(spec.kind, version, matrix)
+        row = matrix.companion(torches[0]) if torches else None
+        cite = (row.origin.cite(),) if row is not None else ()
+        label = ", ".join(torches) or "?"
+        reasons = (_note(INFO, f"built for torch {label}", cite),)
+        options.append(Option(f"{spec.kind} {version}", True, reasons))
+    return options, []
+
+
+def _cross_companions(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
+    """A companion option fails when it goes with no release the torch spec given with
+    it can mean (``compat.companions``, as plan, check and the doctor judge the pair)."""
+    from envcheck.compat.companions import companion_reason, companion_variant_reason
+
+    torch = next((r for r in results if r.spec.kind == "torch"), None)
+    torch_versions = _spec_versions(torch) if torch is not None else []
+    if torch is None or not torch_versions:
+        return results
+    out = []
+    for result in results:
+        if result.spec.kind not in _COMPANION_KINDS:
+            out.append(result)
+            continue
+        options = []
+        for option, version in zip(result.options, _companion_versions(result.spec, matrix)):
+            conflicts = [
+                companion_reason(t, result.spec.kind, version, matrix) for t in torch_versions
+            ]
+            conflict = conflicts[-1] if all(conflicts) else None
+            if conflict is None and torch.spec.variant and result.spec.variant:
+                conflict = companion_variant_reason(
+                    f"{torch_versions[-1]}+{torch.spec.variant}",
+                    result.spec.kind,
+                    f"{version}+{result.spec.variant}",
+                )
+            if conflict is None:
+                options.append(option)
+                continue
+            options.append(replace(option, works=False, reasons=(*option.reasons, conflict)))
+        out.append(replace(result, options=tuple(options)))
+    return out
+
+
 def _keras_rows(spec: Spec, matrix: Matrix) -> list[KerasRelease]:
     return [
         r
@@ -500,7 +570,7 @@ def explain_specs(
     if variant is not None:
         specs = [
             replace(s, variant=variant)
-            if s.variant is None and s.kind not in ("cuda", "cudnn", "keras")
+            if s.variant is None and s.kind not in _NOT_FRAMEWORKS
             else s
             for s in specs
         ]
@@ -513,6 +583,8 @@ def explain_specs(
             options, reasons = _cudnn_options(spec, target, matrix, cuda)
         elif spec.kind == "keras":
             options, reasons = _keras_options(spec, target, matrix)
+        elif spec.kind in _COMPANION_KINDS:
+            options, reasons = _companion_options(spec, matrix)
         else:
             options, reasons = _framework_options(spec, target, matrix)
         results.append(SpecResult(spec, tuple(options), tuple(reasons), target.platform is None))

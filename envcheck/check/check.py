@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
 
 from envcheck.check.model import (
+    COMPANION_TORCH_CONFLICT,
     CUDA_MAJOR_CONFLICT,
     CUDNN_MAJOR_CONFLICT,
     KERAS_TENSORFLOW_CONFLICT,
@@ -128,6 +129,7 @@ def check_environment(env: Environment, target: Target, matrix: Matrix) -> list[
     problems.extend(_python_bounds(env, distinct))
     problems.extend(_keras_tensorflow(env, matrix))
     problems.extend(_keras_python(env, target, matrix))
+    problems.extend(_companions_torch(env, matrix))
     problems.extend(targets_for(env, target, components, matrix))
     return problems
 
@@ -187,6 +189,51 @@ def _keras_python(env: Environment, cli: Target, matrix: Matrix) -> list[Problem
                         + "; ".join(r.message for r in verdicts[-1].errors),
                     )
                 )
+    return problems
+
+
+def _companions_torch(env: Environment, matrix: Matrix) -> list[Problem]:
+    """A torchvision/torchaudio pin none of whose releases goes with any torch release a
+    torch pin allows (``compat.companions``): reported at the companion's pin."""
+    from envcheck.compat.companions import (
+        COMPANIONS,
+        companion_reason,
+        companion_variant_reason,
+    )
+
+    torches = _pins_of(env, "torch")
+    if not torches:
+        return []
+    torch_known = list(dict.fromkeys(v for b in matrix.builds.get("torch", ()) for v in b.versions))
+    problems: list[Problem] = []
+    for package in COMPANIONS:
+        known = [v for row in matrix.companions if (v := getattr(row, package, None)) is not None]
+        for pin in (p for p in env.pins if not p.constraint and p.name == package):
+            for t in torches:
+                mine, theirs = _allowed(pin, known), _allowed(t, torch_known)
+                reasons = [
+                    companion_reason(tv, package, cv, matrix) for cv in mine for tv in theirs
+                ]
+                if not mine or not theirs or not all(reasons):
+                    reason = None
+                else:
+                    newest = (max(theirs, key=release_key), max(mine, key=release_key))
+                    reason = companion_reason(newest[0], package, newest[1], matrix)
+                variant = None
+                if t.local and pin.local and len(theirs) == 1 and len(mine) == 1:
+                    variant = companion_variant_reason(
+                        f"{theirs[0]}+{t.local}", package, f"{mine[0]}+{pin.local}"
+                    )
+                chosen = reason or variant
+                if chosen is not None:
+                    problems.append(
+                        Problem(
+                            pin.location,
+                            COMPANION_TORCH_CONFLICT,
+                            f"{pin.text} cannot be installed with {t.text} ({t.location}): "
+                            f"{chosen.message}",
+                        )
+                    )
     return problems
 
 

@@ -26,6 +26,7 @@ PYTHON_OUT_OF_RANGE = "EC105"
 TARGET_UNSERVED = "EC106"
 KERAS_TENSORFLOW_CONFLICT = "EC107"
 NO_SUCH_RELEASE = "EC108"
+COMPANION_TORCH_CONFLICT = "EC109"
 UNKNOWN_VERSION = "EC201"
 FRAMEWORK_NOT_IN_MATRIX = "EC202"
 UNKNOWN_OPTION = "EC203"
@@ -46,6 +47,7 @@ CODE_NAMES = {
     TARGET_UNSERVED: "target-unserved",
     KERAS_TENSORFLOW_CONFLICT: "keras-tensorflow-conflict",
     NO_SUCH_RELEASE: "no-such-release",
+    COMPANION_TORCH_CONFLICT: "companion-torch-conflict",
     UNKNOWN_VERSION: "unknown-version",
     FRAMEWORK_NOT_IN_MATRIX: "framework-not-in-matrix",
     UNKNOWN_OPTION: "unknown-option",
@@ -115,6 +117,13 @@ EXPLANATIONS = {
         " every release of the package up to its newest one, and this is not among them;"
         " pip cannot install it. The nearest real releases are named. A release newer than the"
         " matrix's newest is EC201 instead (the matrix may be older than it)."
+    ),
+    COMPANION_TORCH_CONFLICT: (
+        "A torchvision or torchaudio pin and a torch pin that do not go together: every"
+        " companion release is built for one torch release and its wheels require it"
+        " (torchvision 0.19.0 requires torch 2.4.0), or a +cpu companion sits beside a +cuXYZ"
+        " torch, whose CUDA tensors its operators cannot take. From the [[companion]] rows"
+        " of matrices/torch.toml."
     ),
     UNKNOWN_VERSION: (
         "The matrix does not know this release (or which index variants it was published"

@@ -1,4 +1,4 @@
-"""One answer per question from every command: platform support and Keras pairs.
+"""One answer per question from every command: platform support, Keras and companion pairs.
 
 Each case is asked through the judge's consumers (``matrix why``, ``plan``,
 ``check`` on a requirements file, the doctor on a snapshot with the same packages
@@ -73,6 +73,24 @@ _CASES = [
     (("tensorflow==2.21.0",), "linux", "3.11", _ADA, False, None),
     # CUDA 10 libraries predate Ampere.
     (("torch==1.4.0",), "linux", "3.7", _AMPERE, True, "gpu-arch-unsupported"),
+    # Companions: torchvision 0.19.0 is torch 2.4.0's; 0.20.1 is 2.5.1's.
+    (
+        ("torch==2.5.1", "torchvision==0.19.0"),
+        "linux",
+        "3.11",
+        _ADA,
+        True,
+        "companion-torch-mismatch",
+    ),
+    (("torch==2.5.1", "torchvision==0.20.1"), "linux", "3.11", _ADA, False, None),
+    (
+        ("torch==2.5.1", "torchaudio==2.4.0"),
+        "linux",
+        "3.11",
+        _ADA,
+        True,
+        "companion-torch-mismatch",
+    ),
 ]
 
 
@@ -93,8 +111,11 @@ def _snapshot_json(
     pins: tuple[str, ...], os_name: str, python: str, machine: tuple[str, str, str]
 ) -> dict[str, Any]:
     frameworks = []
+    packages = dict(pin.split("==") for pin in pins)
     for pin in pins:
         package, version = pin.split("==")
+        if package in ("torchvision", "torchaudio"):
+            continue  # companions are packages beside torch, not frameworks
         name = "tensorflow" if package.startswith("tensorflow") else package
         frameworks.append({"name": name, "version": version, "package": package})
     return {
@@ -104,6 +125,7 @@ def _snapshot_json(
         "driver": {"version": machine[0]},
         "gpus": [{"index": 0, "name": machine[1], "compute_capability": machine[2]}],
         "frameworks": frameworks,
+        "packages": packages,
     }
 
 
