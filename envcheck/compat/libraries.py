@@ -67,11 +67,6 @@ def libraries_reason(
     if c.cuda is None:
         return None
     bundled = c.build is not None and c.build.bundles_cuda is True
-    if not bundled and matrix.minor_compat_for(c.cuda.major) is not None:
-        # Libraries loaded from the system under minor-version compatibility
-        # (cuda_driver.toml): a newer minor's cuBLAS/cuDNN of the same major may be
-        # the one loaded, so the build's own CUDA release does not decide.
-        return None
     toolkit = matrix.toolkit_archs_for(c.cuda)
     if toolkit is None:
         return None
@@ -80,6 +75,15 @@ def libraries_reason(
     first = first_toolkit_for(cc, matrix)
     if first is None:
         return None
+    whole_major = False
+    if not bundled and matrix.minor_compat_for(c.cuda.major) is not None:
+        # Libraries loaded from the system under minor-version compatibility
+        # (cuda_driver.toml): a newer minor's cuBLAS/cuDNN of the same major may be
+        # the one loaded, so the build's own release decides only when no release of
+        # its major compiles for the GPU (CUDA 11.x on Blackwell).
+        if first.cuda.major <= c.cuda.major:
+            return None
+        whole_major = True
     reach = min(a for a in first.compute_capabilities if a.major == cc.major)
     route = build_route(c.framework, c.version, cc, matrix)
     way = (
@@ -91,11 +95,12 @@ def libraries_reason(
     sources: tuple[str, ...] = (toolkit.origin.cite(), first.origin.cite())
     if route is not None:
         sources += (route.origin.cite(),)
+    libraries = f"CUDA {c.cuda.major}.x" if whole_major else f"CUDA {c.cuda}"
     return Reason(
         GPU_ARCH,
         Level.ERROR,
         Category.GPU_ARCH_UNSUPPORTED,
-        f"{c.label} cannot run on {name}: its CUDA {c.cuda} libraries (cuBLAS, cuDNN) "
+        f"{c.label} cannot run on {name}: its {libraries} libraries (cuBLAS, cuDNN) "
         f"predate the GPU's architecture (CUDA {first.cuda} is the first to compile for "
         f"{reach.sm}), and JIT-compiling its PTX gives them no kernels{way}",
         sources,

@@ -321,7 +321,8 @@ def paddle_framework(
         cudnn_version=normalise_cudnn(consts.get("cudnn_version")) if cuda else None,
         cpu_only=not gpu,
         package=dist,
-        variant=("cu" + cuda.replace(".", "")) if cuda else "cpu",
+        # A GPU distribution whose CUDA was not read is an unknown variant, not "cpu".
+        variant=("cu" + cuda.replace(".", "")) if cuda else (None if gpu else "cpu"),
         path=path,
         build=build,
     )

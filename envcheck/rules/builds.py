@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Optional
 
 from envcheck.compat import judge as J
 from envcheck.compat.candidate import candidates_for_installed
+from envcheck.model._frozen import replace
 from envcheck.model.finding import Category, Finding, Severity
 from envcheck.rules._facts import fw_label, target_of
 from envcheck.rules._fix import install_fix, route_fix
@@ -61,7 +62,9 @@ def check_builds(snapshot: Snapshot, matrix: Matrix) -> Iterator[Finding]:
         if not candidates:
             continue
         verdict = J.judge_set(candidates, target, matrix)
-        if verdict.status is J.Status.UNKNOWN and verdict.running and verdict.failing:
+        if verdict.status is J.Status.UNKNOWN and verdict.failing:
+            # Some of the builds the release may be fail, others run or cannot be
+            # judged: which one is installed decides, and nothing says which.
             yield _undecided(fw, verdict, snapshot)
             continue
         shown = verdict.failing or verdict.verdicts
@@ -91,6 +94,28 @@ def _findings(
     ]
     shared = set.intersection(*codes) if codes else set()
     first = verdicts[0]
+    failing = all(v.status is J.Status.FAILS for v in verdicts)
+    if (
+        failing
+        and len(verdicts) > 1
+        and not any(r.code in shared and r.level is J.Level.ERROR for r in first.reasons)
+    ):
+        # Every build the release may be fails, each for its own reason (CUDA 11.8's
+        # libraries predate the GPU, CUDA 12.3 needs a newer driver): the first
+        # build's errors are the finding, and the others' say why no variant helps.
+        others = tuple(
+            f"{v.candidate.label}: {v.errors[0].message}" for v in verdicts[1:] if v.errors
+        )
+        unrecorded = not (fw.cuda_version or fw.variant or "+" in (fw.version or ""))
+        for reason in first.errors:
+            if reason.code in _FINDING:
+                found = _finding(fw, reason, first, target, snapshot, matrix, inferred_set)
+                evidence = found.evidence
+                if unrecorded:
+                    said = f"{fw.name} {fw.version}: no CUDA version or variant was recorded"
+                    evidence = (said, *(e for e in evidence if " was built with CUDA " not in e))
+                yield replace(found, evidence=(*evidence, *others))
+        return
     for reason in first.reasons:
         if reason.code not in shared or reason.level not in _SHOWN:
             continue
@@ -225,7 +250,7 @@ def _build_evidence(fw: Framework, verdict: J.Verdict, inferred_set: bool) -> st
 
 
 def _undecided(fw: Framework, verdict: J.SetVerdict, snapshot: Snapshot) -> Finding:
-    runs = ", ".join(v.candidate.label for v in verdict.running)
+    runs = ", ".join(v.candidate.label for v in verdict.verdicts if v.status is not J.Status.FAILS)
     fails = "; ".join(
         f"{v.candidate.label}: {v.errors[0].message}" for v in verdict.failing if v.errors
     )
@@ -237,7 +262,7 @@ def _undecided(fw: Framework, verdict: J.SetVerdict, snapshot: Snapshot) -> Find
         f"Whether {fw_label(fw)} runs here depends on which of its builds is installed",
         evidence=(
             f"{fw.name} {fw.version}: no CUDA version or variant was recorded",
-            f"would run: {runs}",
+            f"would run or cannot be judged: {runs}",
             f"would not: {fails}",
         ),
         fix=("Find out which build is installed:\n  " + tell) if tell else None,

@@ -592,3 +592,67 @@ def test_an_unknown_platform_is_judged_by_the_gpu_builds(
     )
     first = explain(message, None, matrix).findings[0]
     assert (first.id, first.severity.value) == ("gpu-arch-unsupported", "error")
+
+
+def _paddle_snapshot(driver: str, gpu: str, cc: str, os_name: str = "linux") -> Snapshot:
+    """paddlepaddle-gpu 3.0.0b0 installed, its CUDA not read: the cu118 or the cu123 build."""
+    return snapshot(
+        platform={"os": os_name, "arch": "x86_64"},
+        python={"version": "3.11.9"},
+        driver={"version": driver},
+        gpus=[{"index": 0, "name": gpu, "compute_capability": cc}],
+        frameworks=[
+            {
+                "name": "paddle",
+                "version": "3.0.0b0",
+                "package": "paddlepaddle-gpu",
+                "cpu_only": False,
+            }
+        ],
+    )
+
+
+def test_system_cuda_libraries_of_a_major_that_never_reached_the_gpu_fail(matrix: Any) -> None:
+    """A build loading the system's CUDA libraries may load a newer minor's, so its own
+    release decides nothing while a release of its major compiles for the GPU; CUDA 11.x
+    never compiled for sm_120 (12.8 first), so a cu118 build cannot run on an RTX 5090."""
+    from envcheck.compat.candidate import candidates_for_installed
+
+    snap = _paddle_snapshot("580.65.06", "NVIDIA GeForce RTX 5090", "12.0")
+    target = target_from_snapshot(snap, matrix)
+    by_variant = {
+        c.variant: J.judge(c, target, matrix)
+        for c in candidates_for_installed(snap.frameworks[0], matrix, target.platform)
+    }
+    assert by_variant["cu118"].status is J.Status.FAILS
+    assert "CUDA 11.x libraries" in by_variant["cu118"].errors[0].message
+    assert by_variant["cu123"].status is not J.Status.FAILS  # a 12.8+ cuBLAS may be loaded
+    # CUDA 11.8 compiles for sm_90: nothing certain on an H100.
+    hopper = _paddle_snapshot("580.65.06", "NVIDIA H100 80GB HBM3", "9.0")
+    t2 = target_from_snapshot(hopper, matrix)
+    cu118 = next(
+        c
+        for c in candidates_for_installed(hopper.frameworks[0], matrix, t2.platform)
+        if c.variant == "cu118"
+    )
+    assert J.judge(cu118, t2, matrix).status is not J.Status.FAILS
+
+
+def test_every_build_failing_for_its_own_reason_is_still_a_finding(matrix: Any) -> None:
+    """cu118 cannot reach sm_120 and cu123 needs a newer driver than 450: no reason is
+    shared, yet no build runs; the finding says so and names the other build's reason."""
+    snap = _paddle_snapshot("450.80.02", "NVIDIA GeForce RTX 5090", "12.0")
+    errors = [f for f in diagnose(snap, matrix).findings if f.severity.value == "error"]
+    assert [f.id for f in errors] == ["gpu-arch-unsupported"]
+    evidence = " ".join(errors[0].evidence)
+    assert "no CUDA version or variant was recorded" in evidence
+    assert "cu123" in evidence and "was built with CUDA" not in evidence
+
+
+def test_a_build_that_may_run_beside_one_that_fails_is_undecided(matrix: Any) -> None:
+    """Driver 580 runs both builds; cu118 cannot reach sm_120, cu123's kernels for it are
+    not known: which is installed decides, so a warning, not an error."""
+    snap = _paddle_snapshot("580.65.06", "NVIDIA GeForce RTX 5090", "12.0")
+    found = {f.id: f.severity.value for f in diagnose(snap, matrix).findings}
+    assert found.get("build-undecided") == "warning"
+    assert "gpu-arch-unsupported" not in found

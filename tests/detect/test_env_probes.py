@@ -474,3 +474,14 @@ def test_a_tensorflow_without_build_info_is_unknown_not_cpu_only() -> None:
     assert tf_framework("tensorflow", "2.15.0", off, None).cpu_only is True
     on = {"is_cuda_build": True, "cuda_version": "12.2"}
     assert tf_framework("tensorflow", "2.15.0", on, None).cpu_only is False
+
+
+def test_a_gpu_paddle_whose_cuda_was_not_read_has_an_unknown_variant() -> None:
+    """paddlepaddle-gpu without a readable version.py: a GPU build of unknown CUDA, not
+    "cpu" (which contradicted cpu_only=False and made rules judge a CPU build)."""
+    from envcheck.detect.frameworks import paddle_framework
+
+    gpu = paddle_framework("paddlepaddle-gpu", "3.0.0b0", None, None)
+    assert (gpu.cpu_only, gpu.variant) == (False, None)
+    cpu = paddle_framework("paddlepaddle", "3.0.0b0", None, None)
+    assert (cpu.cpu_only, cpu.variant) == (True, "cpu")
