@@ -250,10 +250,16 @@ def _build_evidence(fw: Framework, verdict: J.Verdict, inferred_set: bool) -> st
 
 
 def _undecided(fw: Framework, verdict: J.SetVerdict, snapshot: Snapshot) -> Finding:
-    runs = ", ".join(v.candidate.label for v in verdict.verdicts if v.status is not J.Status.FAILS)
-    fails = "; ".join(
-        f"{v.candidate.label}: {v.errors[0].message}" for v in verdict.failing if v.errors
-    )
+    def label(v: J.Verdict) -> str:
+        # The same variant built for two platforms (an unknown platform): say which.
+        c = v.candidate
+        where = c.build.platforms if c.build is not None else ()
+        return f"{c.label} for {', '.join(where)}" if clash and where else c.label
+
+    labels = [v.candidate.label for v in verdict.verdicts]
+    clash = len(set(labels)) < len(labels)
+    runs = ", ".join(label(v) for v in verdict.verdicts if v.status is not J.Status.FAILS)
+    fails = "; ".join(f"{label(v)}: {v.errors[0].message}" for v in verdict.failing if v.errors)
     tell = _HOW_TO_TELL.get(fw.name or "", "")
     return Finding(
         BUILD_UNDECIDED,

@@ -656,3 +656,18 @@ def test_a_build_that_may_run_beside_one_that_fails_is_undecided(matrix: Any) ->
     found = {f.id: f.severity.value for f in diagnose(snap, matrix).findings}
     assert found.get("build-undecided") == "warning"
     assert "gpu-arch-unsupported" not in found
+
+
+def test_an_undecided_variant_built_for_two_platforms_names_them(matrix: Any) -> None:
+    """Platform not shown: onnxruntime-gpu 1.23.0's cu12 wheel for Linux (no sm_120) and
+    for Windows (its archs not read) carry one label; the evidence tells them apart."""
+    from envcheck.explain import explain
+
+    message = (
+        "| NVIDIA-SMI 580.65.06   Driver Version: 580.65.06   CUDA Version: 13.0 |\n"
+        "I have a NVIDIA GeForce RTX 5090\n"
+        "Successfully installed onnxruntime-gpu-1.23.0\n"
+    )
+    found = next(f for f in explain(message, None, matrix).findings if f.id == "build-undecided")
+    evidence = "\n".join(found.evidence)
+    assert "(cu12) for windows-x86_64" in evidence and "(cu12) for linux-x86_64" in evidence
