@@ -524,6 +524,11 @@ def overlay(snapshot: Optional[Snapshot], facts: MessageFacts) -> Snapshot:
         fw_name = names.framework_of(dist, aliases=False)
         if not any(f.name == (fw_name or dist) for f in frameworks):
             frameworks.append(_framework(fw_name or dist, dist, version))
+    for dist, version in facts.installed:
+        # pip's "Successfully installed" names the framework's release last of all.
+        fw_name = names.framework_of(dist, aliases=False)
+        if fw_name is not None and not any(f.name == fw_name for f in frameworks):
+            frameworks.append(_framework(fw_name, dist, version))
     if facts.torch_archs:
         frameworks = _with_archs(frameworks, facts.torch_archs)
     libraries = base.libraries
