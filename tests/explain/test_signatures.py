@@ -96,6 +96,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "mmcv-without-ops": (
         "    ext = importlib.import_module('mmcv.' + name)\nModuleNotFoundError: No module named 'mmcv._ext'",
     ),
+    "k8s-device-plugin-nvml-not-loadable": (
+        "Failed to start nvml with error:  could not load NVML library",
+    ),
+    "numba-driver-missing-function": (
+        "numba.cuda.cudadrv.driver.CudaDriverError: Driver missing function: cuDeviceGetUuid",
+    ),
     "mmcv-op-no-cuda-implementation": (
         "RuntimeError: roi_align_forward_impl: implementation for device cuda:1 not found.",
     ),

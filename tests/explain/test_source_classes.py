@@ -15,6 +15,27 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/NVIDIA/gpu-operator/issues/143",
+        (
+            "2021/02/11 01:32:29 Loading NVML\n"
+            "2021/02/11 01:32:29 Failed to initialize NVML: could not load NVML library.\n"
+            "2021/02/11 01:32:29 If this is a GPU node, did you set the docker default runtime to "
+            "`nvidia`?\n"
+        ),
+        "k8s-device-plugin-nvml-not-loadable",
+        Category.CONTAINER_NO_GPU,
+    ),
+    (
+        "https://github.com/numba/numba/issues/2629",
+        (
+            "Error: CUDA device intialisation problem. driver missing function: cuInit.\n"
+            "Requires CUDA 7.5 or above.\n"
+            "Error class: <class 'numba.cuda.cudadrv.error.CudaDriverError'>\n"
+        ),
+        "numba-driver-missing-function",
+        Category.LIB_PATH_CONFLICT,
+    ),
+    (
         "https://github.com/open-mmlab/mmcv/issues/2099",
         (
             ' File "....\\lib\\site-packages\\mmcv\\ops\\nms.py", line 28, in forward\n'
