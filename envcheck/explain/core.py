@@ -1028,6 +1028,8 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
             )
         elif not found:
             cause.add("the banner names no host driver version")
+    if cause.text is None and m.signature.id == INSUFFICIENT_DRIVER:
+        _driver_not_reached(snapshot, matrix, cause)
     if cause.text is not None or len(m.signature.frameworks) != 1:
         return
     framework = m.signature.frameworks[0]
@@ -1046,6 +1048,48 @@ def _driver(m: Match, snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None
         "Upgrade the NVIDIA driver, or install a build this driver runs:\n  " + command
         if command
         else "Upgrade the NVIDIA driver.",
+    )
+
+
+INSUFFICIENT_DRIVER = "cuda-driver-insufficient"
+"""cudaErrorInsufficientDriver (35) and its wordings: the runtime found no driver it can use."""
+
+
+def _driver_not_reached(snapshot: Snapshot, matrix: Matrix, cause: _Cause) -> None:
+    """ "Driver older than the runtime" beside a driver the judge finds new enough for
+    every build of the framework the text names (CUDA minor-version compatibility runs a
+    CUDA 12.8 runtime on any 12.x driver): the failing process did not load that driver.
+    A container started without GPU access (the driver shown is the host's), or a stub
+    libcuda ahead of the driver's on the library path, report the same code."""
+    from envcheck.compat import judge as J
+    from envcheck.compat.candidate import candidates_for_installed
+
+    target = _target(snapshot, matrix)
+    if target.driver is None:
+        return
+    judged = []
+    for fw in snapshot.frameworks:
+        if not fw.version or fw.cpu_only:
+            continue
+        candidates = [c for c in candidates_for_installed(fw, matrix, target.platform) if c.cuda]
+        if not candidates:
+            continue
+        verdicts = [J.judge(c, target, matrix) for c in candidates]
+        if any(r.code == J.DRIVER for v in verdicts for r in v.errors):
+            return  # a build the driver is too old for: the message's plain reading
+        judged.append((fw, max(c.cuda for c in candidates if c.cuda)))
+    if not judged:
+        return
+    fw, cuda = judged[0]
+    cause.category = Category.CONTAINER_NO_GPU
+    cause.because(
+        f"driver {target.driver.raw} runs CUDA {cuda}, the newest {fw.name} {fw.version} "
+        "can be built with, so the process that failed did not load that driver: a "
+        "container started without GPU access (the driver shown is the host's), or a stub "
+        "libcuda ahead of the driver's",
+        "Start the container with GPU access (`docker run --gpus all`, or the GPU "
+        "reservation of your compose file or orchestrator, with the NVIDIA Container Toolkit "
+        "on the host); outside a container, remove any stubs directory from LD_LIBRARY_PATH.",
     )
 
 

@@ -1021,3 +1021,26 @@ def test_pip_finding_no_cuda_wheel_is_named_before_the_cpu_torch_left_behind(mat
     for text in (pip + symptom, symptom + pip):
         first = explain(text, None, matrix).findings[0]
         assert (first.id, first.category) == ("pip-no-framework-wheel", Category.PYTHON_UNSUPPORTED)
+
+
+@pytest.mark.parametrize(
+    ("driver", "category"),
+    [("565.77", Category.CONTAINER_NO_GPU), ("470.57.02", Category.DRIVER_TOO_OLD)],
+)
+def test_insufficient_driver_beside_a_driver_new_enough_was_not_that_driver(
+    matrix: Any, driver: str, category: Category
+) -> None:
+    """Error 35 ("driver older than the runtime") where the text's driver runs every build
+    of the framework it names (565 runs CUDA 12.4; minor-version compatibility runs any
+    12.x): the process did not load that driver, and upgrading it (or reinstalling the
+    same build, the fix this gave) changes nothing. A 470 driver is the plain reading."""
+    text = (
+        f"Nvidia Driver Version: {driver}\n"
+        "$ pip install torch==2.5.1+cu124\n"
+        "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA "
+        "runtime version\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert first.category is category
+    if category is not Category.DRIVER_TOO_OLD:
+        assert "torch==2.5.1" not in (first.fix or "")
