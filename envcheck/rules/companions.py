@@ -65,9 +65,14 @@ def _fix(torch_version: str, packages: list[str], snapshot: Snapshot, matrix: Ma
     from envcheck.rules._facts import target_of
     from envcheck.rules._fix import plan_fix
 
+    # The installed build, variant included: only the companions change.
     release = torch_version.split("+")[0]
     command = plan_fix(
-        [f"torch=={release}", *packages], target_of(snapshot, matrix), snapshot, matrix, "torch"
+        [f"torch=={torch_version}", *packages],
+        target_of(snapshot, matrix),
+        snapshot,
+        matrix,
+        "",  # nothing to remove first: pip replaces a companion of another release
     )
     if command:
         return f"Install the companions built for this torch, from its index:\n  {command}"

@@ -94,3 +94,22 @@ def test_the_doctor_and_check_agree_and_the_fix_is_the_resolvers(matrix: Any) ->
     env = Environment("requirements.txt", parsed.pins, parsed.indexes)
     problems = check_pins(Project(("requirements.txt",), (env,)), target, matrix).problems
     assert [(p.location.line, p.code) for p in problems if p.code == "EC109"] == [(2, "EC109")]
+
+
+def test_the_fix_keeps_the_installed_torch_variant(matrix: Any) -> None:
+    """torch 2.5.1+cu118 with torch 2.4's torchvision: the fix installs 2.5.1's torchvision
+    from the cu118 index beside the same torch, and removes nothing first."""
+    snap = Snapshot.from_json(
+        {
+            "platform": {"os": "linux", "arch": "x86_64"},
+            "python": {"version": "3.11.9"},
+            "driver": {"version": "550.54.15"},
+            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
+            "frameworks": [{"name": "torch", "version": "2.5.1+cu118", "package": "torch"}],
+            "packages": {"torch": "2.5.1+cu118", "torchvision": "0.19.0+cu118"},
+        }
+    )
+    found = next(f for f in diagnose(snap, matrix).findings if f.id == "companion-torch-mismatch")
+    fix = found.fix or ""
+    assert "torchvision==0.20.1" in fix and "/whl/cu118" in fix
+    assert "uninstall" not in fix
