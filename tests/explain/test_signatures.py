@@ -102,6 +102,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "numba-driver-missing-function": (
         "numba.cuda.cudadrv.driver.CudaDriverError: Driver missing function: cuDeviceGetUuid",
     ),
+    "opencv-dnn-built-without-cuda": (
+        "[ WARN:0@9.371] global net_impl.cpp:178 setUpNet DNN module was not built with CUDA backend; switching to CPU",
+    ),
+    "nvml-gpu-access-blocked-by-os": (
+        "$ nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system",
+    ),
+    "cdi-device-unresolvable": (
+        "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+    ),
     "mmcv-op-no-cuda-implementation": (
         "RuntimeError: roi_align_forward_impl: implementation for device cuda:1 not found.",
     ),
@@ -144,6 +153,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
             "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
             "Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead"
         ),
+        "You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.",
     ),
     "torch-sees-no-gpu": (
         "torch.cuda.is_available() returns False",

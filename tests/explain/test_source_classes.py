@@ -15,6 +15,36 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1239",
+        (
+            "  Warning  Failed     10s (x2 over 10s)  kubelet            Error: failed to create "
+            "containerd task: failed to create shim task: OCI runtime create failed: could not "
+            "apply required modification to OCI specification: error modifying OCI spec: failed "
+            "to inject CDI devices: unresolvable CDI devices "
+            "management.nvidia.com/gpu=GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead\n"
+        ),
+        "cdi-device-unresolvable",
+        Category.CONTAINER_NO_GPU,
+    ),
+    (
+        "https://github.com/brokeDude2901/dxgkrnl_ubuntu/issues/1",
+        (
+            "Failed to initialize NVML: GPU access blocked by the operating system \n"
+            "Failed to properly shut down NVML: GPU access blocked by the operating system \n"
+        ),
+        "nvml-gpu-access-blocked-by-os",
+        Category.NO_DRIVER,
+    ),
+    (
+        "https://github.com/opencv/opencv/issues/18229",
+        (
+            "[ WARN:0] global /tmp/pip-req-build-sw_3pm_8/opencv/modules/dnn/src/dnn.cpp (1429) "
+            "setUpNet DNN module was not built with CUDA backend; switching to CPU\n"
+        ),
+        "opencv-dnn-built-without-cuda",
+        Category.CPU_ONLY_BUILD,
+    ),
+    (
         "https://github.com/NVIDIA/gpu-operator/issues/143",
         (
             "2021/02/11 01:32:29 Loading NVML\n"

@@ -74,12 +74,15 @@ def test_every_sample_match_holds_an_anchor(sig: Signature) -> None:
 
 
 def _brute_force(text: str) -> dict[str, list[int]]:
-    """Every signature on every capped line, as the anchors must agree with."""
+    """Every signature on every capped line, as the anchors must agree with; a row a
+    match on the same line supersedes is left out of that line, as the matcher does."""
     out: dict[str, list[int]] = {}
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw[:MAX_LINE_CHARS].rstrip("\r")
-        for sig in SIGNATURES:
-            if sig.pattern.search(line):
+        hits = [sig for sig in SIGNATURES if sig.pattern.search(line)]
+        hidden = {h for sig in hits for h in sig.supersedes}
+        for sig in hits:
+            if sig.id not in hidden:
                 out.setdefault(sig.id, []).append(number)
     return out
 
