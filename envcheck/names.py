@@ -34,6 +34,17 @@ SHARED_MODULE: dict[str, tuple[str, ...]] = {
     "onnxruntime": ("onnxruntime", "onnxruntime-gpu"),
     "paddle": ("paddlepaddle", "paddlepaddle-gpu"),
 }
+SHARED_MODULE_SOURCES: dict[str, str] = {
+    # Each says the distributions of one framework overwrite each other's files.
+    "tensorflow": "https://github.com/tensorflow/tensorflow/blob/v2.10.0/tensorflow/tools/pip_package/setup.py",
+    "onnxruntime": "https://github.com/microsoft/onnxruntime/issues/7748",
+    "paddle": "https://github.com/PaddlePaddle/docs/blob/f2d79492a44bdbd7fe67fa3af625e0f898f94899/docs/install/pip/linux-pip_en.md",
+    "cupy": "https://github.com/cupy/cupy/blob/main/cupy/_environment.py",
+}
+"""Where each group's one-package-at-a-time rule is read: TensorFlow's setup.py names every
+variant's project but installs the same ``tensorflow`` package; ONNX Runtime's maintainers
+(#7748) and PaddlePaddle's install guide say to keep one variant; CuPy warns at import
+when several of its distributions are installed."""
 # Words users type that are no distribution's name.
 _ALIASES = {"pytorch": "torch", "tf": "tensorflow", "paddle": "paddle"}
 # conda package names (defaults, conda-forge, the pytorch channel).
