@@ -18,6 +18,8 @@ from envcheck.model.finding import Category
 from envcheck.model.versions import release_matches
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from envcheck.compat.select import Selection
     from envcheck.compat.target import Target
     from envcheck.matrix import Matrix
@@ -447,17 +449,28 @@ def _cross_keras(matrix: Matrix, results: list[SpecResult]) -> list[SpecResult]:
         if result.spec.kind != "keras":
             out.append(result)
             continue
-        options = []
         # _keras_options made one option per matching row, in this order.
-        for option, row in zip(result.options, _keras_rows(result.spec, matrix)):
-            mine = [v for v in row.versions if release_matches(result.spec.version, v)]
-            conflict = keras_releases_reason(mine, tf_versions, matrix)
-            if conflict is None:
-                options.append(option)
-                continue
-            options.append(replace(option, works=False, reasons=(*option.reasons, conflict)))
-        out.append(replace(result, options=tuple(options)))
+        conflicts = [
+            keras_releases_reason(
+                [v for v in row.versions if release_matches(result.spec.version, v)],
+                tf_versions,
+                matrix,
+            )
+            for row in _keras_rows(result.spec, matrix)
+        ]
+        out.append(_with_conflicts(result, conflicts))
     return out
+
+
+def _with_conflicts(result: SpecResult, conflicts: Sequence[Optional[Reason]]) -> SpecResult:
+    """``result`` with each option failing on its conflict (one per option, in order)."""
+    options = tuple(
+        option
+        if conflict is None
+        else replace(option, works=False, reasons=(*option.reasons, conflict))
+        for option, conflict in zip(result.options, conflicts)
+    )
+    return replace(result, options=options)
 
 
 def _companion_versions(spec: Spec, matrix: Matrix) -> list[str]:
@@ -506,23 +519,18 @@ def _cross_companions(matrix: Matrix, results: list[SpecResult]) -> list[SpecRes
         if result.spec.kind not in _COMPANION_KINDS:
             out.append(result)
             continue
-        options = []
-        for option, version in zip(result.options, _companion_versions(result.spec, matrix)):
-            conflicts = [
-                companion_reason(t, result.spec.kind, version, matrix) for t in torch_versions
-            ]
-            conflict = conflicts[-1] if all(conflicts) else None
+        found: list[Optional[Reason]] = []
+        for version in _companion_versions(result.spec, matrix):
+            each = [companion_reason(t, result.spec.kind, version, matrix) for t in torch_versions]
+            conflict = each[-1] if all(each) else None
             if conflict is None and torch.spec.variant and result.spec.variant:
                 conflict = companion_variant_reason(
                     f"{torch_versions[-1]}+{torch.spec.variant}",
                     result.spec.kind,
                     f"{version}+{result.spec.variant}",
                 )
-            if conflict is None:
-                options.append(option)
-                continue
-            options.append(replace(option, works=False, reasons=(*option.reasons, conflict)))
-        out.append(replace(result, options=tuple(options)))
+            found.append(conflict)
+        out.append(_with_conflicts(result, found))
     return out
 
 

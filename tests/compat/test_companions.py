@@ -75,17 +75,22 @@ def test_the_variant_is_the_local_labels(torch: str, companion: str, fails: bool
         assert reason.code == COMPANION_VARIANT
 
 
-def test_the_doctor_and_check_agree_and_the_fix_is_the_resolvers(matrix: Any) -> None:
-    snap = Snapshot.from_json(
+def _torch_4090(torch: str, torchvision: str) -> Snapshot:
+    """A Linux RTX 4090 on driver 550 with ``torch`` and ``torchvision`` installed."""
+    return Snapshot.from_json(
         {
             "platform": {"os": "linux", "arch": "x86_64"},
             "python": {"version": "3.11.9"},
             "driver": {"version": "550.54.15"},
             "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
-            "frameworks": [{"name": "torch", "version": "2.5.1+cu124", "package": "torch"}],
-            "packages": {"torch": "2.5.1+cu124", "torchvision": "0.19.0+cu124"},
+            "frameworks": [{"name": "torch", "version": torch, "package": "torch"}],
+            "packages": {"torch": torch, "torchvision": torchvision},
         }
     )
+
+
+def test_the_doctor_and_check_agree_and_the_fix_is_the_resolvers(matrix: Any) -> None:
+    snap = _torch_4090("2.5.1+cu124", "0.19.0+cu124")
     found = [f for f in diagnose(snap, matrix).findings if f.id == "companion-torch-mismatch"]
     assert [f.severity.value for f in found] == ["error"]
     assert "torchvision==0.20.1" in (found[0].fix or "")
@@ -99,16 +104,7 @@ def test_the_doctor_and_check_agree_and_the_fix_is_the_resolvers(matrix: Any) ->
 def test_the_fix_keeps_the_installed_torch_variant(matrix: Any) -> None:
     """torch 2.5.1+cu118 with torch 2.4's torchvision: the fix installs 2.5.1's torchvision
     from the cu118 index beside the same torch, and removes nothing first."""
-    snap = Snapshot.from_json(
-        {
-            "platform": {"os": "linux", "arch": "x86_64"},
-            "python": {"version": "3.11.9"},
-            "driver": {"version": "550.54.15"},
-            "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"}],
-            "frameworks": [{"name": "torch", "version": "2.5.1+cu118", "package": "torch"}],
-            "packages": {"torch": "2.5.1+cu118", "torchvision": "0.19.0+cu118"},
-        }
-    )
+    snap = _torch_4090("2.5.1+cu118", "0.19.0+cu118")
     found = next(f for f in diagnose(snap, matrix).findings if f.id == "companion-torch-mismatch")
     fix = found.fix or ""
     assert "torchvision==0.20.1" in fix and "/whl/cu118" in fix
