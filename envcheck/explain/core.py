@@ -598,9 +598,11 @@ _NO_NVIDIA_EXPLAINS = (
     Category.CPU_ONLY_BUILD,
     Category.ENV_VAR_HIDES_GPU,
     Category.DRIVER_TOO_OLD,
+    Category.CONTAINER_NO_GPU,
 )
 """First causes that a machine without an NVIDIA GPU produces: no driver found, no
-device, a CPU build, CUDA's "insufficient driver" (35) with no driver at all."""
+device, a CPU build, CUDA's "insufficient driver" (35) with no driver at all, a container
+engine with no NVIDIA runtime to hand a GPU over."""
 
 
 def _non_nvidia_gpu_first(

@@ -111,6 +111,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "cdi-device-unresolvable": (
         "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
     ),
+    "torch-autocast-bf16-unsupported": (
+        "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.",
+    ),
+    "accelerate-bf16-unsupported-device": (
+        "ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.",
+    ),
     "mmcv-op-no-cuda-implementation": (
         "RuntimeError: roi_align_forward_impl: implementation for device cuda:1 not found.",
     ),

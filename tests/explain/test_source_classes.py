@@ -15,6 +15,26 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/huggingface/accelerate/issues/1693",
+        (
+            "- GPU type: Tesla V100-SXM2-32GB\n"
+            "ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.\n"
+        ),
+        "accelerate-bf16-unsupported-device",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/openvla/openvla/issues/103",
+        (
+            '  File "/home/shimizke/miniconda3/envs/openvla/lib/python3.10/site-packages/torch/amp/'
+            'autocast_mode.py", line 306, in __init__\n    raise RuntimeError(\n'
+            "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to "
+            "float16.\n"
+        ),
+        "torch-autocast-bf16-unsupported",
+        Category.CAPABILITY,
+    ),
+    (
         "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1239",
         (
             "  Warning  Failed     10s (x2 over 10s)  kubelet            Error: failed to create "
@@ -1074,3 +1094,22 @@ def test_insufficient_driver_beside_a_driver_new_enough_was_not_that_driver(
     assert first.category is category
     if category is not Category.DRIVER_TOO_OLD:
         assert "torch==2.5.1" not in (first.fix or "")
+
+
+def test_a_container_engine_without_nvidia_runtime_on_an_intel_only_machine_is_no_gpu(
+    matrix: Any,
+) -> None:
+    """Docker cannot hand over a GPU where the text names only an Intel GPU ("Intel® Xe",
+    the ® spelling of Linux desktop settings): no NVIDIA GPU is the cause. Written from
+    fboulnois/stable-diffusion-docker#82 (first-sight set T, in the corpus); no second
+    report of this shape was found, so this is a constructed text."""
+    text = (
+        "Graphics: Intel® UHD Graphics 620\n"
+        'docker: Error response from daemon: could not select device driver "" with '
+        "capabilities: [[gpu]].\n"
+    )
+    first = explain(text, None, matrix).findings[0]
+    assert (first.id, first.category) == ("gpu-not-nvidia", Category.NO_GPU)
+    # With an NVIDIA GPU named as well, the container runtime stays the cause.
+    both = text + "GPU 0: NVIDIA GeForce RTX 3060 (UUID: GPU-1)\n"
+    assert explain(both, None, matrix).findings[0].category is Category.CONTAINER_NO_GPU
