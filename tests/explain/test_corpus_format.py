@@ -25,7 +25,7 @@ CORPUS = Path(__file__).parents[1] / "fixtures" / "corpus"
 CATEGORIES = {c.value for c in Category}
 MIN_ERRORS = 150
 MIN_COLLECT_ENV = 30
-COLLECTED_ERRORS = 752
+COLLECTED_ERRORS = 776
 COLLECTED_COLLECT_ENV = 31
 # First cause only (scripts/corpus_score.py). Issue 28's target is >= 90 % for both;
 # these are floors at the measured rates, so that a change that loses a case fails.

@@ -114,6 +114,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "torch-autocast-bf16-unsupported": (
         "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.",
     ),
+    "tinycudann-no-extension-for-cc": (
+        "OSError: Could not find compatible tinycudann extension for compute capability 89.",
+    ),
+    "tensorrt-fp8-needs-fp8-hardware": (
+        "[E] Error[9]: IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Networks with FP8 Q/DQ layers require hardware with FP8 support.)",
+    ),
     "accelerate-bf16-unsupported-device": (
         "ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.",
     ),

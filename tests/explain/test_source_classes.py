@@ -15,6 +15,28 @@ from envcheck.model.snapshot import Snapshot
 # (public report, text as pasted, signature id, first cause's category)
 REPORTS = [
     (
+        "https://github.com/NVIDIA/TensorRT-LLM/issues/1428",
+        (
+            "NVIDIA : A100 (80G) .\n"
+            "[04/09/2024-16:26:41] [TRT] [E] 9: [standardEngineBuilder.cpp::buildEngine::2266] "
+            "Error Code 9: Internal Error (Networks with FP8 precision require hardware with FP8 "
+            "support.)\n[04/09/2024-16:26:41] [TRT-LLM] [E] Engine building failed, please check "
+            "the error log.\n"
+        ),
+        "tensorrt-fp8-needs-fp8-hardware",
+        Category.CAPABILITY,
+    ),
+    (
+        "https://github.com/umautobots/LONER/issues/6",
+        (
+            '  File "/opt/conda/lib/python3.8/site-packages/tinycudann/modules.py", line 59, in '
+            "<module>\nOSError: Could not find compatible tinycudann extension for compute "
+            "capability 61.\n"
+        ),
+        "tinycudann-no-extension-for-cc",
+        Category.GPU_ARCH_UNSUPPORTED,
+    ),
+    (
         "https://github.com/huggingface/accelerate/issues/1693",
         (
             "- GPU type: Tesla V100-SXM2-32GB\n"
